@@ -1,0 +1,239 @@
+import { z } from 'zod';
+import { UsageError } from './errors.js';
+import type { Logger } from './log.js';
+import type { ProgressEvent } from './types.js';
+
+export type ProviderName = 'auto' | 'offline' | 'anthropic' | 'openai';
+
+/** Options of `retrieve()`. Everything is optional; `resolveOptions` fills the rest. */
+export interface RetrieveOptions {
+  /**
+   * Repository root to search.
+   * @default process.cwd()
+   */
+  root?: string;
+  /**
+   * Dispatch–evaluate–refine cycles at most (1–3).
+   * @default 3
+   */
+  maxCycles?: number;
+  /**
+   * Score (0–1) a file needs to be packed.
+   * @default 0.7
+   */
+  threshold?: number;
+  /**
+   * Token budget of the pack, counted with a real tokenizer (o200k).
+   * @default 8000
+   */
+  budget?: number;
+  /**
+   * Root-relative directories or files to search in; empty = the whole root.
+   * @default []
+   */
+  scope?: string[];
+  /**
+   * Globs a file must match to be searched; empty = every file.
+   * @default []
+   */
+  include?: string[];
+  /**
+   * Globs never searched (on top of .gitignore and the built-in skips).
+   * @default []
+   */
+  exclude?: string[];
+  /**
+   * Which evaluator: `auto` picks Anthropic, then OpenAI, when their keys are set, else offline.
+   * @default 'auto'
+   */
+  provider?: ProviderName;
+  /** Model name for the LLM provider (each provider has a small, fast default). */
+  model?: string;
+  /**
+   * Cache directory, or `false` for no cache.
+   * @default the user cache dir (`~/.cache/ctxloop` on Linux)
+   */
+  cache?: string | false;
+  /** Folder of role definitions (`*.md` with YAML front matter) replacing the bundled `agents/`. */
+  agentsDir?: string;
+  /** Folder of prompt templates replacing the bundled `prompts/`. */
+  promptsDir?: string;
+  /**
+   * Include region contents in the result (`content` on each region).
+   * @default false
+   */
+  withContent?: boolean;
+  /**
+   * Candidates kept from a dispatch (it over-fetches about 3× what is packed).
+   * @default 150
+   */
+  maxCandidates?: number;
+  /**
+   * Concurrent searches and file reads.
+   * @default 4
+   */
+  concurrency?: number;
+  /**
+   * Files larger than this (bytes) are skipped.
+   * @default 1000000
+   */
+  maxFileSize?: number;
+  /** Receives progress as the loop runs. */
+  onProgress?: (event: ProgressEvent) => void;
+  /** Cancels every search and model call. */
+  signal?: AbortSignal;
+  /** Where the library reports (it never prints on its own). */
+  logger?: Logger;
+}
+
+/** Options after defaults, environment and config file: nothing optional but `model` and dirs. */
+export interface ResolvedOptions {
+  root: string;
+  maxCycles: number;
+  threshold: number;
+  budget: number;
+  scope: string[];
+  include: string[];
+  exclude: string[];
+  provider: ProviderName;
+  model: string | undefined;
+  cacheDir: string | null;
+  agentsDir: string | undefined;
+  promptsDir: string | undefined;
+  withContent: boolean;
+  maxCandidates: number;
+  concurrency: number;
+  maxFileSize: number;
+}
+
+export const DEFAULTS = {
+  maxCycles: 3,
+  threshold: 0.7,
+  budget: 8000,
+  provider: 'auto' as ProviderName,
+  maxCandidates: 150,
+  concurrency: 4,
+  maxFileSize: 1_000_000,
+  /** Enough files scoring ≥ threshold to stop looping. */
+  enoughFiles: 3,
+  /** Scores below this become excludes for the next cycle. */
+  excludeBelow: 0.2,
+} as const;
+
+/** The fields a config file, flags or the environment may set. */
+export const settingsSchema = z
+  .object({
+    maxCycles: z.number().int().min(1).max(3),
+    threshold: z.number().min(0).max(1),
+    budget: z.number().int().min(100).max(10_000_000),
+    scope: z.array(z.string().min(1)),
+    include: z.array(z.string().min(1)),
+    exclude: z.array(z.string().min(1)),
+    provider: z.enum(['auto', 'offline', 'anthropic', 'openai']),
+    model: z.string().min(1),
+    cache: z.union([z.string().min(1), z.literal(false)]),
+    agentsDir: z.string().min(1),
+    promptsDir: z.string().min(1),
+    withContent: z.boolean(),
+    maxCandidates: z.number().int().min(10).max(5000),
+    concurrency: z.number().int().min(1).max(64),
+    maxFileSize: z.number().int().min(1024),
+  })
+  .partial()
+  .strict();
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** Validates settings from one source, naming the source and the field in the error. */
+export function parseSettings(value: unknown, source: string): Settings {
+  const parsed = settingsSchema.safeParse(value);
+  if (parsed.success) return parsed.data as Settings;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join('.') || '(top level)';
+  const got = issue && issue.path.length > 0 ? describeValue(pick(value, issue.path)) : undefined;
+  const what = issue?.code === 'unrecognized_keys' ? `unknown field ${(issue as { keys?: string[] }).keys?.join(', ')}` : `${field}: ${issue?.message ?? 'invalid'}`;
+  throw new UsageError(issue?.code === 'unrecognized_keys' ? 'bad_config' : 'bad_option', `${source}: ${what}${got === undefined ? '' : ` (got ${got})`}`);
+}
+
+function pick(value: unknown, path: PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Environment read in one place: trimmed, empty = unset. */
+export function readEnv(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** Settings from `CTXLOOP_*` environment variables. */
+export function settingsFromEnv(env: Record<string, string | undefined>): Settings {
+  const raw: Record<string, unknown> = {};
+  const provider = readEnv(env, 'CTXLOOP_PROVIDER');
+  if (provider) raw.provider = provider;
+  const model = readEnv(env, 'CTXLOOP_MODEL');
+  if (model) raw.model = model;
+  const cache = readEnv(env, 'CTXLOOP_CACHE');
+  if (cache) raw.cache = cache === 'off' || cache === 'false' || cache === '0' ? false : cache;
+  const budget = readEnv(env, 'CTXLOOP_BUDGET');
+  if (budget) raw.budget = Number(budget);
+  const threshold = readEnv(env, 'CTXLOOP_THRESHOLD');
+  if (threshold) raw.threshold = Number(threshold);
+  return parseSettings(raw, 'environment');
+}
+
+export interface ResolveInput {
+  /** From the caller (flags or library options): highest precedence. */
+  flags: Settings & { root?: string };
+  /** From the environment. */
+  env: Settings;
+  /** From `ctxloop.config.json` / `.ctxloop.json`. */
+  file: Settings;
+  /** Absolute root, already checked to be a directory. */
+  root: string;
+  /** Default cache dir for this machine (null = none could be found). */
+  defaultCacheDir: string | null;
+}
+
+/** flags > environment > config file > defaults. Nothing downstream fills a default again. */
+export function resolveOptions({ flags, env, file, root, defaultCacheDir }: ResolveInput): ResolvedOptions {
+  const merged: Settings = { ...file, ...env, ...stripUndefined(flags) };
+  const cache = merged.cache;
+  return {
+    root,
+    maxCycles: merged.maxCycles ?? DEFAULTS.maxCycles,
+    threshold: merged.threshold ?? DEFAULTS.threshold,
+    budget: merged.budget ?? DEFAULTS.budget,
+    scope: merged.scope ?? [],
+    include: merged.include ?? [],
+    exclude: merged.exclude ?? [],
+    provider: merged.provider ?? DEFAULTS.provider,
+    model: merged.model,
+    cacheDir: cache === false ? null : (cache ?? defaultCacheDir),
+    agentsDir: merged.agentsDir,
+    promptsDir: merged.promptsDir,
+    withContent: merged.withContent ?? false,
+    maxCandidates: merged.maxCandidates ?? DEFAULTS.maxCandidates,
+    concurrency: merged.concurrency ?? DEFAULTS.concurrency,
+    maxFileSize: merged.maxFileSize ?? DEFAULTS.maxFileSize,
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Settings {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (v !== undefined && key !== 'root') out[key] = v;
+  return out as Settings;
+}

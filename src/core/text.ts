@@ -1,0 +1,104 @@
+/**
+ * Code-aware tokenization shared by plan, dispatch and evaluation, so a task and a file line
+ * are cut into the same terms: `verifyEmail`, `verify_email` and `VERIFY_EMAIL` all give the
+ * whole term `verifyemail` and the parts `verify`, `email`; parts are lightly stemmed
+ * (`parsing`, `parsed`, `parse` → `pars`).
+ */
+
+const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+
+/** Splits an identifier into lowercase parts: `parseHTTPRequest_v2` → parse, http, request, v2. */
+export function splitIdentifier(identifier: string): string[] {
+  const parts: string[] = [];
+  for (const chunk of identifier.split(/[_$]+/)) {
+    if (!chunk) continue;
+    const pieces = chunk.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? [];
+    for (const piece of pieces) parts.push(piece.toLowerCase());
+  }
+  return parts;
+}
+
+/** Light stemming (-ies, -es, -s, -ing, -ed, final -e); applied to both sides, so collisions are harmless. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (/(?:[sxz]|ch|sh)es$/.test(w) && w.length > 4) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 5) {
+    w = w.slice(0, -3);
+    if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  } else if (w.endsWith('ed') && w.length > 4) {
+    w = w.slice(0, -2);
+    if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
+  }
+  if (w.endsWith('e') && w.length > 3) w = w.slice(0, -1);
+  return w;
+}
+
+/** The whole-identifier term: lowercase, separators removed (`verify_email` → `verifyemail`). */
+export function wholeTerm(identifier: string): string {
+  return identifier.replace(/[_$]+/g, '').toLowerCase();
+}
+
+/** Terms of one identifier: its whole form (when it has several parts) and its stemmed parts. */
+export function identifierTerms(identifier: string): string[] {
+  const parts = splitIdentifier(identifier).filter((p) => p.length >= 2 && !/^[0-9]+$/.test(p));
+  const terms = parts.map(stem);
+  if (parts.length > 1) terms.unshift(wholeTerm(identifier));
+  return terms;
+}
+
+/** Every term in a text, in order, with repeats: what a line or a document contributes. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) {
+    for (const term of identifierTerms(match[0])) out.push(term);
+  }
+  return out;
+}
+
+/** Identifiers in a text, as written, in order of first appearance. */
+export function identifiersOf(text: string): string[] {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(IDENTIFIER)) seen.add(match[0]);
+  return [...seen];
+}
+
+/**
+ * The fixed string ripgrep searches for a term: a substring of every surface form the term
+ * stands for (stems that end in y stand for -ies too, so the y is dropped).
+ */
+export function searchPrefix(term: string): string {
+  return term.length > 4 && term.endsWith('y') ? term.slice(0, -1) : term;
+}
+
+/** True when the identifier looks like code rather than a prose word. */
+export function isCodeLike(identifier: string): boolean {
+  return (
+    /[a-z][A-Z]/.test(identifier) || // camelCase
+    /^[A-Z][a-z0-9]+[A-Z]/.test(identifier) || // PascalCase with 2+ humps
+    /[A-Za-z0-9]_[A-Za-z0-9]/.test(identifier) || // snake_case
+    /^[A-Z][A-Z0-9_]{2,}$/.test(identifier) || // CONSTANT
+    /[0-9]/.test(identifier.slice(1)) ||
+    identifier.startsWith('$') ||
+    identifier.startsWith('__')
+  );
+}
+
+/** Prose words that carry no signal in a task. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a about above after again against all also am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing done down during each either else even ever every few for from further get gets got had has have having he her here ' +
+    'hers him his how i if in into is it its itself just let like may me might more most much must my no nor not now of off on once only or other ' +
+    'our out over own same she should so some such than that the their them then there these they this those through to too under until up upon ' +
+    'us very was we were what when where which while who whom why will with would yet you your ' +
+    'want wants need needs needed seem seems seemed use used using instead actually currently already still think thing things way ' +
+    'please thanks thank hi hello issue bug problem expected expect actual behavior behaviour describe description version versions ' +
+    'following follow example examples e g eg ie etc work works working happen happens happened try tried see shown show shows ' +
+    'one two three new make makes made one able unable case cases possible correct correctly wrong really something anything nothing ' +
+    'however though although since without within across per via whether'
+  ).split(/\s+/),
+);
