@@ -12,7 +12,7 @@ export function splitIdentifier(identifier: string): string[] {
   const parts: string[] = [];
   for (const chunk of identifier.split(/[_$]+/)) {
     if (!chunk) continue;
-    const pieces = chunk.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? [];
+    const pieces = chunk.match(/[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+/g) ?? [];
     for (const piece of pieces) parts.push(piece.toLowerCase());
   }
   return parts;

@@ -1,0 +1,139 @@
+import { fileKindOf, type FileKind } from '../../core/files.js';
+import { tokenize, wholeTerm } from '../../core/text.js';
+import type { Candidate, FileFacts, Query, SearchStats } from '../../core/types.js';
+import { isDefinitionLine } from '../../core/definitions.js';
+
+/** BM25 constants: the usual values; tuning them did not help on real tasks. */
+const K1 = 1.2;
+const B = 0.75;
+/** Pseudo term frequencies a term earns by standing in the path or in a defined name (BM25F fields). */
+const FIELD_TF = { basename: 2.5, directory: 1, definedName: 1.5 } as const;
+
+/** Demotion by file kind: docs, tests, examples and generated files rank below source. */
+export const KIND_FACTOR: Record<FileKind, number> = {
+  code: 1,
+  test: 0.45,
+  example: 0.5,
+  doc: 0.3,
+  generated: 0.3,
+  config: 0.6,
+  data: 0.4,
+};
+
+export interface Features {
+  kind: FileKind;
+  /** Field-weighted BM25 over the plan's keywords. */
+  lexical: number;
+  /** Share of the plan's idf-weighted keyword mass the file matches (0–1). */
+  coverage: number;
+  /** Plan symbols this file defines or assigns. */
+  defines: string[];
+  /** Path-mention strength (segments matched, shared among files matching the same mention). */
+  mention: number;
+  /** Plan literals found here, weighted by rarity. */
+  literal: number;
+  /** Keywords matched, heaviest first. */
+  matched: string[];
+  /** Lines that define a plan symbol. */
+  definitionLines: number[];
+}
+
+export interface FeatureContext {
+  plan: Query;
+  /** This cycle's query: the plan plus refinements (extra keywords, gap symbols). */
+  query: Query;
+  stats: SearchStats;
+  facts: Map<string, FileFacts>;
+  /** Literal → number of candidates containing it. */
+  literalCounts: Map<string, number>;
+  /** Mention → number of candidates matching it. */
+  mentionCounts: Map<string, number>;
+}
+
+export function idfOf(term: string, stats: SearchStats): number {
+  const n = Math.max(stats.totalFiles, 1);
+  const df = Math.min(stats.docFreq[term] ?? 0, n);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Features {
+  const { plan, query, stats } = ctx;
+  const facts = ctx.facts.get(candidate.path);
+  const base = candidate.path.slice(candidate.path.lastIndexOf('/') + 1);
+  const baseTerms = new Set(tokenize(base.replace(/\.[^.]+$/, '')));
+  const dirTerms = new Set(tokenize(candidate.path.slice(0, candidate.path.length - base.length)));
+  const defTerms = new Set(facts ? facts.defs.flatMap((d) => tokenize(d.name)) : []);
+  const lengthNorm = 1 - B + B * (candidate.size / Math.max(stats.avgSize, 1));
+
+  let lexical = 0;
+  let matchedMass = 0;
+  let totalMass = 0;
+  const matched: Array<{ term: string; mass: number }> = [];
+  const planTerms = new Set(plan.keywords);
+  for (const term of query.keywords) {
+    const weight = query.weights[term] ?? plan.weights[term] ?? 0.2;
+    const idf = idfOf(term, stats);
+    // Coverage is of the task's own terms; refinements only add evidence.
+    if (planTerms.has(term)) totalMass += weight * idf;
+    let tf = candidate.termFreq[term] ?? 0;
+    if (baseTerms.has(term)) tf += FIELD_TF.basename;
+    else if (dirTerms.has(term)) tf += FIELD_TF.directory;
+    if (defTerms.has(term)) tf += FIELD_TF.definedName;
+    if (tf <= 0) continue;
+    const mass = weight * idf;
+    lexical += (mass * (tf * (K1 + 1))) / (tf + K1 * lengthNorm);
+    if (planTerms.has(term)) matchedMass += mass;
+    matched.push({ term, mass });
+  }
+
+  const { defines, definitionLines } = findDefinitions(candidate, query.symbols, facts);
+
+  let mention = 0;
+  for (const m of candidate.mentions) {
+    const segments = Math.min(m.split('/').length, 4);
+    const sharers = ctx.mentionCounts.get(m) ?? 1;
+    mention = Math.max(mention, (0.5 + segments / 4) / Math.sqrt(sharers));
+  }
+
+  let literal = 0;
+  for (const l of candidate.literals) {
+    const count = ctx.literalCounts.get(l) ?? 1;
+    literal += count <= 5 ? 1 : 5 / count;
+  }
+
+  return {
+    kind: fileKindOf(candidate.path),
+    lexical,
+    coverage: totalMass > 0 ? matchedMass / totalMass : 0,
+    defines,
+    mention,
+    literal,
+    matched: matched.sort((a, b) => b.mass - a.mass).map((m) => m.term),
+    definitionLines,
+  };
+}
+
+/** Query symbols the file defines: from parsed facts, and from its hit lines. */
+function findDefinitions(candidate: Candidate, symbols: string[], facts: FileFacts | undefined): { defines: string[]; definitionLines: number[] } {
+  const defines = new Set<string>();
+  const definitionLines: number[] = [];
+  const wanted = new Map(symbols.map((s) => [wholeTerm(s), s]));
+  if (facts) {
+    for (const def of facts.defs) {
+      const symbol = wanted.get(wholeTerm(def.name));
+      if (symbol && def.name === symbol) {
+        defines.add(symbol);
+        definitionLines.push(def.start);
+      }
+    }
+  }
+  for (const hit of candidate.hits) {
+    for (const symbol of symbols) {
+      if (hit.text.includes(symbol) && isDefinitionLine(hit.text, symbol)) {
+        defines.add(symbol);
+        definitionLines.push(hit.line);
+      }
+    }
+  }
+  return { defines: [...defines], definitionLines: [...new Set(definitionLines)].sort((a, b) => a - b) };
+}

@@ -1,0 +1,56 @@
+import { resolveImport } from '../../core/imports.js';
+import { tokenize, wholeTerm } from '../../core/text.js';
+import type { Candidate, FileFacts, Query } from '../../core/types.js';
+import { isDefinitionLine } from '../../core/definitions.js';
+
+const MAX_GAPS_PER_FILE = 6;
+
+/**
+ * What a strong file points at that nothing retrieved provides: task-related symbols it calls
+ * that no retrieved file defines, and task-related imports not yet among the candidates.
+ * Encoded as `symbol:NAME` / `import:PATH` so refine can act on them.
+ */
+export function findMissing(
+  file: FileFacts,
+  plan: Query,
+  pool: ReadonlyMap<string, Candidate>,
+  allFacts: ReadonlyMap<string, FileFacts>,
+  files: readonly string[],
+  isTop: boolean,
+): string[] {
+  const missing: string[] = [];
+  const strong = new Set(plan.keywords.filter((k) => (plan.weights[k] ?? 0) >= 0.9));
+  const symbols = new Set(plan.symbols);
+  const related = (name: string): boolean => symbols.has(name) || strong.has(wholeTerm(name));
+
+  for (const call of file.calls) {
+    if (missing.length >= MAX_GAPS_PER_FILE) break;
+    if (!related(call) || isDefinedSomewhere(call, pool, allFacts)) continue;
+    missing.push(`symbol:${call}`);
+  }
+
+  const keywords = new Set(plan.keywords);
+  let followed = 0;
+  for (const spec of file.imports) {
+    if (missing.length >= MAX_GAPS_PER_FILE) break;
+    const targets = resolveImport(file.path, spec, file.language, files);
+    const target = targets[0];
+    if (!target || pool.has(target)) continue;
+    const onTopic = tokenize(target).some((t) => keywords.has(t));
+    // The best file's own local imports are worth following even when off-topic (few of them).
+    if (onTopic || (isTop && followed < 3)) {
+      missing.push(`import:${target}`);
+      followed++;
+    }
+  }
+  return missing;
+}
+
+function isDefinedSomewhere(name: string, pool: ReadonlyMap<string, Candidate>, allFacts: ReadonlyMap<string, FileFacts>): boolean {
+  for (const facts of allFacts.values()) if (facts.defs.some((d) => d.name === name)) return true;
+  for (const candidate of pool.values()) {
+    if (!candidate.symbols.includes(name)) continue;
+    if (candidate.hits.some((h) => h.text.includes(name) && isDefinitionLine(h.text, name))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,97 @@
+import type { EvalInput, EvalOutput, Evaluator } from '../../core/deps.js';
+import { resolveImport } from '../../core/imports.js';
+import { wholeTerm } from '../../core/text.js';
+import type { Candidate, Score } from '../../core/types.js';
+import { ANCHOR, calibrate, combineFeatures } from './combine.js';
+import { computeFeatures, idfOf, type Features } from './features.js';
+import { findMissing } from './gaps.js';
+import { describeEvidence, pickEvidenceLines } from './reason.js';
+
+/** Files whose imports lend their neighbours a little score, and whose gaps are computed. */
+const STRONG_FILES = 5;
+
+/**
+ * The embedded evaluator: code-aware lexical scoring (BM25F over content, path and defined
+ * names), definitions over uses, path and stack-trace mentions, literal error strings, and the
+ * import neighbourhood of the strongest files. Deterministic; no I/O.
+ */
+export function createOfflineEvaluator(): Evaluator {
+  return {
+    id: 'offline',
+    model: 'offline',
+    async evaluate(input: EvalInput): Promise<EvalOutput> {
+      return { scores: scoreOffline(input), usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 } };
+    },
+  };
+}
+
+export function scoreOffline(input: EvalInput): Score[] {
+  const { plan, query, stats, facts, candidates, files } = input;
+  const literalCounts = countBy(candidates, (c) => c.literals);
+  const mentionCounts = countBy(candidates, (c) => c.mentions);
+  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts };
+  const planSymbols = new Set(plan.symbols);
+  const features = candidates.map((c) => computeFeatures(c, ctx));
+  const symbolWeight = (symbol: string): number => {
+    const term = wholeTerm(symbol);
+    // A gap symbol (called by a strong file) counts half as much as one the task names.
+    const weight = planSymbols.has(symbol) ? (plan.weights[term] ?? 1) : 0.5;
+    // A name defined in many files (a common method name) proves less than a unique one.
+    return weight * Math.min(1, idfOf(term, stats) / 5);
+  };
+  const raws = features.map((f) => combineFeatures(f, symbolWeight));
+
+  addNeighbourBonus(candidates, raws, input);
+  const relevance = calibrate(raws, features);
+
+  const order = rankOrder(candidates, raws);
+  const pool = new Map(candidates.map((c) => [c.path, c]));
+  const top = new Set(order.slice(0, STRONG_FILES));
+  return candidates.map((candidate, i) => {
+    const f = features[i]!;
+    const fileFacts = facts.get(candidate.path);
+    const missing = top.has(i) && fileFacts ? findMissing(fileFacts, plan, pool, facts, files, i === order[0]) : [];
+    return {
+      path: candidate.path,
+      relevance: relevance[i]!,
+      reason: describeEvidence(candidate, f),
+      missing,
+      evidence: pickEvidenceLines(candidate, f, plan),
+    };
+  });
+}
+
+/** Files imported by the strongest files gain a small share of their score. */
+function addNeighbourBonus(candidates: Candidate[], raws: number[], input: EvalInput): void {
+  const index = new Map(candidates.map((c, i) => [c.path, i]));
+  const bonus = new Array<number>(raws.length).fill(0);
+  for (const i of rankOrder(candidates, raws).slice(0, STRONG_FILES)) {
+    const fileFacts = input.facts.get(candidates[i]!.path);
+    if (!fileFacts) continue;
+    const seen = new Set<number>();
+    for (const spec of fileFacts.imports.slice(0, 60)) {
+      for (const target of resolveImport(fileFacts.path, spec, fileFacts.language, input.files)) {
+        const j = index.get(target);
+        if (j === undefined || j === i || seen.has(j)) continue;
+        seen.add(j);
+        bonus[j] = Math.max(bonus[j]!, ANCHOR.neighbour * raws[i]!);
+      }
+    }
+  }
+  bonus.forEach((b, j) => (raws[j]! += b));
+}
+
+/** Candidate indexes best first; ties by path so the same input always gives the same order. */
+export function rankOrder(candidates: Candidate[], raws: number[]): number[] {
+  return candidates
+    .map((_, i) => i)
+    .sort((a, b) => raws[b]! - raws[a]! || (candidates[a]!.path < candidates[b]!.path ? -1 : 1));
+}
+
+function countBy(candidates: Candidate[], values: (c: Candidate) => string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const c of candidates) for (const v of values(c)) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return counts;
+}
+
+export type { Features };

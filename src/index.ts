@@ -1,0 +1,18 @@
+/** The public API. What this file does not export is internal. */
+export { retrieve } from './orchestrator/loop.js';
+export { createRetriever } from './orchestrator/retriever.js';
+export type { Retriever } from './orchestrator/retriever.js';
+export type { RetrieveOptions, ProviderName } from './core/options.js';
+export type {
+  RetrieveResult,
+  FileResult,
+  CandidateResult,
+  Region,
+  CycleTrace,
+  Usage,
+  ProgressEvent,
+  FallbackReason,
+} from './core/types.js';
+export type { Logger } from './core/log.js';
+export { CtxloopError, UsageError, SearchError, ProviderError, CacheError, isCtxloopError } from './core/errors.js';
+export type { ErrorCode } from './core/errors.js';

@@ -1,0 +1,75 @@
+import type { Cache, Deps } from '../core/deps.js';
+import { silentLogger } from '../core/log.js';
+import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
+import type { RetrieveResult } from '../core/types.js';
+import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
+import { createEvaluator } from '../evaluate/evaluator.js';
+import { createFactsReader } from '../facts/reader.js';
+import { createTokenizer } from '../pack/tokens.js';
+import { createSearcher } from '../retrieve/dispatch.js';
+import { loadRoles } from '../roles/agents.js';
+import { resolveRunOptions } from './config.js';
+import { runLoop } from './loop.js';
+
+export interface Retriever {
+  /** Runs the loop for one task; per-call options override the retriever's. */
+  retrieve(task: string, options?: RetrieveOptions): Promise<RetrieveResult>;
+  /** Writes what the caches hold. */
+  close(): Promise<void>;
+}
+
+/**
+ * Reuses configuration, role definitions and caches across calls (one cache per root), so a
+ * pipeline asking many questions of the same repository pays for parsing once. Safe for
+ * concurrent calls: each call gets its own searcher; caches are shared.
+ */
+export function createRetriever(config: RetrieveOptions = {}, overrides: Partial<Deps> = {}): Retriever {
+  const caches = new Map<string, Promise<Cache>>();
+  const env = process.env;
+  let roles: Promise<unknown> | undefined;
+
+  const cacheFor = (resolved: ResolvedOptions, deps: Partial<Deps>): Promise<Cache> => {
+    if (deps.cache) return Promise.resolve(deps.cache);
+    const key = `${resolved.cacheDir ?? ''}\0${resolved.root}`;
+    const existing = caches.get(key);
+    if (existing) return existing;
+    const logger = deps.logger ?? silentLogger;
+    const cache = resolved.cacheDir === null ? Promise.resolve(createMemoryCache()) : createCache({ dir: resolved.cacheDir, root: resolved.root, logger });
+    caches.set(key, cache);
+    return cache;
+  };
+
+  return {
+    async retrieve(task, options = {}) {
+      const merged: RetrieveOptions = { ...config, ...options };
+      const logger = merged.logger ?? overrides.logger ?? silentLogger;
+      const resolved = await resolveRunOptions(merged, env, defaultCacheDir(env));
+      roles ??= loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir });
+      await roles;
+      const choice = createEvaluator(resolved.provider);
+      logger.info(`provider: ${choice.provider}${resolved.provider === 'auto' ? ' (no model configured)' : ''}`);
+      const cache = await cacheFor(resolved, overrides);
+      const deps: Deps = {
+        searcher: overrides.searcher ?? createSearcher({ logger, env }),
+        facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
+        evaluator: overrides.evaluator ?? choice.evaluator,
+        cache,
+        tokenizer: overrides.tokenizer ?? createTokenizer(),
+        clock: overrides.clock ?? { now: () => performance.now() },
+        logger,
+      };
+      return runLoop({
+        task,
+        options: resolved,
+        deps,
+        provider: overrides.evaluator?.id ?? choice.provider,
+        ...(choice.fallback ? { fallback: choice.fallback } : {}),
+        ...(merged.signal ? { signal: merged.signal } : {}),
+        ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),
+      });
+    },
+    async close() {
+      for (const cache of caches.values()) await (await cache).flush();
+    },
+  };
+}

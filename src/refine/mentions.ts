@@ -1,0 +1,98 @@
+/**
+ * What a task names explicitly: file paths, stack-trace frames, dotted module paths, quoted
+ * strings and error messages. These outweigh prose words.
+ */
+
+const CODE_EXTENSIONS =
+  'py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|go|rs|java|kt|kts|scala|c|h|cc|cpp|cxx|hpp|hh|cs|rb|php|swift|m|mm|lua|sh|pl|pm|ex|exs|erl|hs|ml|dart|r|jl|zig|vue|svelte|sql|proto|json|ya?ml|toml|md|rst|txt|cfg|ini|xml|html|css|scss';
+
+/** `src/a/b.py`, `./lib/x.js`, `C:\x\y.ts`, `b.py` — a path with a known extension. */
+const FILE_PATH = new RegExp(`(?:[A-Za-z]:)?[\\w@.\\-\\\\/]*[\\w\\-]\\.(?:${CODE_EXTENSIONS})(?![\\w])`, 'g');
+
+/** Python frame: File "x/y.py", line 12, in func */
+const PY_FRAME = /File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?/g;
+/** Java/Kotlin frame: at com.x.Y.method(Y.java:12) */
+const JAVA_FRAME = /\bat ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):?(\d+)?\)/g;
+/** JS frame: at fn (path:line:col) or at path:line:col */
+const JS_FRAME = /\bat (?:([\w$.<>\[\] ]+?) \()?((?:file:\/\/)?[^\s()]+?\.(?:[cm]?[jt]sx?)):(\d+)(?::\d+)?\)?/g;
+/** Go/Rust/C: path/file.go:123 or src/x.rs:12:5 */
+const LINE_REF = new RegExp(`([\\w@.\\-/]+\\.(?:${CODE_EXTENSIONS})):(\\d+)`, 'g');
+/** Dotted module paths: sqlfluff.core.parser, astroid.nodes.Const */
+const DOTTED = /\b([a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){2,})\b/g;
+/** Exception lines: ValueError: something went wrong */
+const ERROR_LINE = /^\s*(?:[\w.]*(?:Error|Exception|Warning|panic)|error(?:\[\w+\])?|fatal|thread '.*' panicked at)[:]\s*(.+)$/gim;
+/** Quoted strings: "…", '…', “…” */
+const QUOTED = /"([^"\n]{4,160})"|'([^'\n]{4,160})'|“([^”\n]{4,160})”/g;
+
+export interface Mentions {
+  /** Path mentions, normalized (POSIX, no leading ./ or absolute prefix beyond what suffix matching needs). */
+  paths: string[];
+  /** Function or method names taken from stack frames. */
+  frameSymbols: string[];
+  /** Literal strings worth searching verbatim. */
+  literals: string[];
+}
+
+export function findMentions(text: string): Mentions {
+  const paths = new Set<string>();
+  const frameSymbols = new Set<string>();
+  const literals = new Set<string>();
+
+  for (const m of text.matchAll(PY_FRAME)) {
+    addPath(paths, m[1]!);
+    if (m[3] && !m[3].startsWith('<')) frameSymbols.add(m[3].split('.').pop()!);
+  }
+  for (const m of text.matchAll(JAVA_FRAME)) {
+    const qualified = m[1]!;
+    const dir = qualified.split('.').filter((s) => /^[a-z]/.test(s));
+    addPath(paths, [...dir, m[3]!].join('/'));
+    frameSymbols.add(m[2]!.replace(/[<>]/g, ''));
+  }
+  for (const m of text.matchAll(JS_FRAME)) {
+    addPath(paths, m[2]!);
+    const fn = m[1]?.trim().split(/[.\s]/).pop();
+    if (fn && /^[A-Za-z_$][\w$]*$/.test(fn) && fn !== 'new' && fn !== 'async') frameSymbols.add(fn);
+  }
+  for (const m of text.matchAll(LINE_REF)) addPath(paths, m[1]!);
+  for (const m of text.matchAll(FILE_PATH)) addPath(paths, m[0]);
+  for (const m of text.matchAll(DOTTED)) {
+    const dotted = m[1]!;
+    if (/^(?:e\.g|i\.e|www|http|v\d)/.test(dotted)) continue;
+    const segments = dotted.split('.');
+    // Module paths are lowercase; a trailing CamelCase segment is a class in that module.
+    const modules = segments.filter((s, i) => i === 0 || /^[a-z_][a-z0-9_]*$/.test(s));
+    if (modules.length >= 2) addPath(paths, modules.join('/'));
+  }
+
+  for (const m of text.matchAll(ERROR_LINE)) addLiteral(literals, m[1]!);
+  for (const m of text.matchAll(QUOTED)) addLiteral(literals, (m[1] ?? m[2] ?? m[3])!);
+
+  return { paths: [...paths], frameSymbols: [...frameSymbols], literals: [...literals] };
+}
+
+function addPath(paths: Set<string>, raw: string): void {
+  let p = raw.replace(/^file:\/\//, '').replace(/\\/g, '/').replace(/^[A-Za-z]:/, '');
+  // Frames from another machine: keep what follows the usual install roots.
+  p = p.replace(/^.*\/(?:site-packages|dist-packages|node_modules)\//, '');
+  p = p.replace(/^\/+/, '').replace(/^(?:\.\.?\/)+/, '');
+  if (p.length < 3 || /^(?:https?:|www\.)/.test(raw)) return;
+  if (/\.(?:com|org|io|net)\b/.test(p) && !p.includes('/')) return;
+  paths.add(p);
+}
+
+/**
+ * A literal is worth a verbatim search when it looks like a message, not a word: several words,
+ * or a code-ish token. Placeholder-like parts (numbers, quoted values) are cut out, keeping the
+ * longest static piece, since the code holds a template rather than the rendered message.
+ */
+function addLiteral(literals: Set<string>, raw: string): void {
+  const text = raw.trim();
+  if (text.length < 6) return;
+  const pieces = text
+    .split(/'[^']*'|"[^"]*"|`[^`]*`|\b\d[\d.,:x]*\b|\{[^}]*\}|<[^>]*>|\([^)]*\)/)
+    .map((s) => s.trim().replace(/[.:;,]+$/, ''))
+    .filter((s) => s.length >= 8 && /\s/.test(s));
+  const best = pieces.sort((a, b) => b.length - a.length)[0];
+  if (best) literals.add(best.slice(0, 120));
+  else if (!/\s/.test(text) && /[._/-]/.test(text) && text.length <= 80) literals.add(text);
+}

@@ -1,0 +1,88 @@
+import { identifierTerms, identifiersOf, isCodeLike, stem, STOPWORDS, wholeTerm } from '../core/text.js';
+import type { Query } from '../core/types.js';
+import { findMentions } from './mentions.js';
+
+/** Work on at most this much of a task: a megabyte of log says nothing the first 60 kB don't. */
+const MAX_TASK_CHARS = 60_000;
+const MAX_KEYWORDS = 48;
+const MAX_SYMBOLS = 24;
+
+/** Term weights by where a term came from: named code outweighs prose. */
+const WEIGHT = {
+  codeWhole: 1.0,
+  codePart: 0.55,
+  prose: 0.35,
+  /** Terms in the first line (an issue's title) say what it is about. */
+  titleBoost: 1.35,
+} as const;
+
+/**
+ * Task → first query. Identifiers (backticked, CamelCase, snake_case, dotted), quoted strings,
+ * paths and stack frames come first; salient prose words after, with less weight.
+ */
+export function planQuery(task: string): Query {
+  const text = task.slice(0, MAX_TASK_CHARS);
+  const mentions = findMentions(text);
+  const title = text.split('\n', 1)[0] ?? '';
+  const backticked = new Set([...text.matchAll(/`([^`\n]{1,120})`/g)].flatMap((m) => identifiersOf(m[1]!)));
+
+  const weights = new Map<string, number>();
+  const order: string[] = [];
+  const add = (term: string, weight: number): void => {
+    if (term.length < 2 || /^[0-9]+$/.test(term)) return;
+    const prev = weights.get(term);
+    if (prev === undefined) order.push(term);
+    // Repeats add a little: a term named five times matters more than one named once.
+    weights.set(term, prev === undefined ? weight : Math.min(prev + weight * 0.25, Math.max(prev, weight) * 1.6));
+  };
+
+  const symbols = new Set<string>();
+  for (const symbol of mentions.frameSymbols) symbols.add(symbol);
+
+  const titleIds = new Set(identifiersOf(title));
+  for (const match of text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)) {
+    const id = match[0];
+    const inTitle = titleIds.has(id) ? WEIGHT.titleBoost : 1;
+    const code = backticked.has(id) || isCodeLike(id);
+    if (code) {
+      if (id.length >= 3) symbols.add(id);
+      const [first, ...parts] = identifierTerms(id);
+      if (first === undefined) continue;
+      if (parts.length > 0) {
+        add(first, WEIGHT.codeWhole * inTitle);
+        for (const part of parts) if (!STOPWORDS.has(part)) add(part, WEIGHT.codePart * inTitle);
+      } else {
+        add(first, WEIGHT.codeWhole * inTitle);
+      }
+    } else {
+      const word = id.toLowerCase();
+      if (word.length < 3 || STOPWORDS.has(word)) continue;
+      add(stem(word), WEIGHT.prose * inTitle);
+    }
+  }
+
+  const keywords = order
+    .map((term, index) => ({ term, weight: weights.get(term)!, index }))
+    .sort((a, b) => b.weight - a.weight || a.index - b.index)
+    .slice(0, MAX_KEYWORDS);
+
+  return {
+    keywords: keywords.map((k) => k.term),
+    weights: Object.fromEntries(keywords.map((k) => [k.term, round(k.weight)])),
+    literals: mentions.literals.slice(0, 12),
+    symbols: [...symbols].slice(0, MAX_SYMBOLS),
+    paths: mentions.paths.slice(0, 24),
+    patterns: [],
+    excludes: [],
+    focusAreas: [],
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/** The whole-identifier term of a symbol, as the tokenizer produces it. */
+export function symbolTerm(symbol: string): string {
+  return wholeTerm(symbol);
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { fileKindOf, languageOf, matchPathMention } from '../../src/core/files.js';
+import { resolveImport } from '../../src/core/imports.js';
+import { isDefinitionLine } from '../../src/core/definitions.js';
+import { identifierTerms, splitIdentifier, stem, tokenize } from '../../src/core/text.js';
+
+describe('tokenize', () => {
+  it('cuts camelCase, snake_case and CONSTANT_CASE into the same terms', () => {
+    expect(identifierTerms('verifyEmail')).toEqual(['verifyemail', 'verify', 'email']);
+    expect(identifierTerms('verify_email')).toEqual(['verifyemail', 'verify', 'email']);
+    expect(identifierTerms('VERIFY_EMAIL')).toEqual(['verifyemail', 'verify', 'email']);
+    expect(splitIdentifier('parseHTTPRequest_v2')).toEqual(['parse', 'http', 'request', 'v2']);
+  });
+
+  it('stems the usual suffixes to one form', () => {
+    expect(new Set(['parse', 'parsing', 'parsed', 'parses'].map(stem))).toEqual(new Set(['pars']));
+    expect(stem('entries')).toBe(stem('entry'));
+    expect(stem('running')).toBe('run');
+    expect(stem('class')).toBe('class');
+  });
+
+  it('drops numbers and one-letter parts', () => {
+    expect(tokenize('x = 42; a_b')).toEqual([]);
+  });
+});
+
+describe('paths', () => {
+  it('matches mentions by suffix, extension-less and package entries', () => {
+    expect(matchPathMention('src/sqlfluff/core/parser/helpers.py', 'sqlfluff/core/parser/helpers.py')).toBe(4);
+    expect(matchPathMention('src/sqlfluff/core/parser/helpers.py', 'core/parser/helpers')).toBe(3);
+    expect(matchPathMention('astroid/nodes/__init__.py', 'astroid/nodes')).toBe(2);
+    expect(matchPathMention('lib/xhelpers.py', 'helpers.py')).toBe(0);
+  });
+
+  it('tells code from tests, docs and generated files', () => {
+    expect(fileKindOf('src/auth/verify.ts')).toBe('code');
+    expect(fileKindOf('src/auth/verify.test.ts')).toBe('test');
+    expect(fileKindOf('tests/unit/test_x.py')).toBe('test');
+    expect(fileKindOf('README.md')).toBe('doc');
+    expect(fileKindOf('types/index.d.ts')).toBe('generated');
+    expect(fileKindOf('examples/basic.go')).toBe('example');
+    expect(languageOf('a/b.rs')).toBe('rust');
+  });
+
+  it('resolves relative and dotted imports against the file list', () => {
+    const files = ['src/auth/verify.ts', 'src/auth/index.ts', 'pkg/core/parser/helpers.py', 'pkg/core/__init__.py'];
+    expect(resolveImport('src/auth/index.ts', './verify', 'typescript', files)).toEqual(['src/auth/verify.ts']);
+    expect(resolveImport('pkg/core/x.py', 'pkg.core.parser.helpers', 'python', files)).toEqual(['pkg/core/parser/helpers.py']);
+    expect(resolveImport('pkg/core/parser/x.py', '.helpers', 'python', files)).toEqual(['pkg/core/parser/helpers.py']);
+    expect(resolveImport('src/a.ts', 'react', 'typescript', files)).toEqual([]);
+  });
+});
+
+describe('isDefinitionLine', () => {
+  it('knows definitions and assignments from uses', () => {
+    expect(isDefinitionLine('export async function verifyEmail(user) {', 'verifyEmail')).toBe(true);
+    expect(isDefinitionLine('def load_config(path):', 'load_config')).toBe(true);
+    expect(isDefinitionLine('func (s *Server) Serve(l net.Listener) error {', 'Serve')).toBe(true);
+    expect(isDefinitionLine('pub fn highlight(&self) -> Result<()> {', 'highlight')).toBe(true);
+    expect(isDefinitionLine('static int jv_parse(struct parser *p) {', 'jv_parse')).toBe(true);
+    expect(isDefinitionLine('  app.settings.timeout = 30;', 'timeout')).toBe(true);
+    expect(isDefinitionLine('await verifyEmail(user);', 'verifyEmail')).toBe(false);
+    expect(isDefinitionLine('if (timeout == 30) {', 'timeout')).toBe(false);
+    expect(isDefinitionLine('return load_config(path)', 'load_config')).toBe(false);
+    expect(isDefinitionLine('// verifyEmail = old', 'verifyEmail')).toBe(false);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { Candidate, SearchStats } from '../../src/core/types.js';
+import { tokenize } from '../../src/core/text.js';
+import { scoreOffline } from '../../src/evaluate/offline/index.js';
+import { planQuery } from '../../src/refine/plan.js';
+
+/** A candidate as dispatch would build it from the file's lines. */
+function candidate(path: string, lines: string[], extra: Partial<Candidate> = {}): Candidate {
+  const termFreq: Record<string, number> = {};
+  for (const line of lines) for (const t of tokenize(line)) termFreq[t] = (termFreq[t] ?? 0) + 1;
+  return {
+    path,
+    size: lines.join('\n').length,
+    termFreq,
+    literals: [],
+    symbols: [],
+    mentions: [],
+    hits: lines.map((text, i) => ({ line: i + 1, text, terms: tokenize(text) })),
+    sources: ['content'],
+    ...extra,
+  };
+}
+
+function statsFor(candidates: Candidate[], totalFiles = 200): SearchStats {
+  const docFreq: Record<string, number> = {};
+  for (const c of candidates) for (const t of Object.keys(c.termFreq)) docFreq[t] = (docFreq[t] ?? 0) + 1;
+  const avgSize = candidates.reduce((s, c) => s + c.size, 0) / candidates.length;
+  return { totalFiles, avgSize, docFreq, skipped: {} };
+}
+
+function rank(task: string, candidates: Candidate[]) {
+  const plan = planQuery(task);
+  for (const c of candidates) c.symbols = plan.symbols.filter((s) => c.hits.some((h) => h.text.includes(s)));
+  const scores = scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files: candidates.map((c) => c.path) });
+  return scores.sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
+}
+
+describe('offline evaluator', () => {
+  it('ranks the file that defines a named symbol above the files that only call it', () => {
+    const callers = ['a', 'b', 'c', 'd'].map((n) =>
+      candidate(`src/routes/${n}.ts`, [`import { verifyEmail } from '../auth/verify';`, `await verifyEmail(user);`, `if (!verifyEmail(x)) return;`, `verifyEmail(admin)`]),
+    );
+    const definer = candidate('src/auth/verify.ts', ['export async function verifyEmail(user: User) {', '  return check(user.email);', '}']);
+    const ranked = rank('Where is verifyEmail implemented?', [...callers, definer]);
+    expect(ranked[0]!.path).toBe('src/auth/verify.ts');
+    expect(ranked[0]!.reason).toContain('defines verifyEmail');
+  });
+
+  it('ranks a file named by path in a stack trace first', () => {
+    const named = candidate('lib/router/layer.js', ['Layer.prototype.handle = function handle(req, res, next) {'], { mentions: ['lib/router/layer.js'], sources: ['mention', 'content'] });
+    const other = candidate('lib/application.js', ['app.handle = function handle(req, res, callback) {', 'router.handle(req, res, done);', 'handle error request']);
+    const ranked = rank('TypeError in handle\n    at Layer.handle (/srv/app/lib/router/layer.js:95:5)', [other, named]);
+    expect(ranked[0]!.path).toBe('lib/router/layer.js');
+  });
+
+  it('demotes docs and tests below source with the same words', () => {
+    const lines = ['def parse_timestamp(value):', '    """Parse a timestamp with timezone offset."""', '    return parse(value, offset)'];
+    const ranked = rank('parse_timestamp ignores the timezone offset', [
+      candidate('docs/usage.md', [...lines, 'parse_timestamp timezone offset parse_timestamp']),
+      candidate('tests/test_time.py', [...lines, 'parse_timestamp(timezone offset)']),
+      candidate('src/pkg/time.py', lines),
+    ]);
+    expect(ranked[0]!.path).toBe('src/pkg/time.py');
+  });
+
+  it('keeps scores in 0–1 and packs nothing when only prose words match weakly', () => {
+    const ranked = rank('the colour of the login button looks wrong on hover', [
+      candidate('src/util/strings.ts', ['// wrong colour', 'export const pad = 1;']),
+      candidate('src/util/math.ts', ['export function clamp(x) { return x; }']),
+    ]);
+    for (const s of ranked) {
+      expect(s.relevance).toBeGreaterThanOrEqual(0);
+      expect(s.relevance).toBeLessThanOrEqual(1);
+    }
+    expect(ranked.filter((s) => s.relevance >= 0.7)).toHaveLength(0);
+  });
+
+  it('gives the same scores whatever the candidate order', () => {
+    const make = () => [
+      candidate('b.py', ['def load_config(path):', '    return read(path)']),
+      candidate('a.py', ['def load_config(path):', '    return read(path)']),
+      candidate('c.py', ['config = load_config("x")']),
+    ];
+    const forward = rank('load_config fails on missing path', make());
+    const backward = rank('load_config fails on missing path', make().reverse());
+    expect(backward.map((s) => [s.path, s.relevance])).toEqual(forward.map((s) => [s.path, s.relevance]));
+  });
+});

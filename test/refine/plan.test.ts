@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { planQuery } from '../../src/refine/plan.js';
+
+describe('planQuery', () => {
+  it('weights identifiers above prose words and drops stopwords', () => {
+    const q = planQuery('The verifyEmail function should reject expired tokens');
+    expect(q.keywords).toContain('verifyemail');
+    expect(q.keywords).toContain('verify');
+    expect(q.keywords).toContain('expir');
+    expect(q.keywords).not.toContain('the');
+    expect(q.keywords).not.toContain('should');
+    expect(q.weights['verifyemail']).toBeGreaterThan(q.weights['expir']!);
+    expect(q.symbols).toContain('verifyEmail');
+  });
+
+  it('takes backticked words as symbols even when they look like prose', () => {
+    const q = planQuery('Calling `render` twice breaks the layout');
+    expect(q.symbols).toContain('render');
+    expect(q.weights['render']).toBeGreaterThan(2 * q.weights['layout']!);
+  });
+
+  it('finds paths, Python frames and the exception message', () => {
+    const task = [
+      'Crash when parsing',
+      'Traceback (most recent call last):',
+      '  File "/usr/lib/python3/site-packages/sqlfluff/core/parser/helpers.py", line 41, in check_still_complete',
+      '    raise RuntimeError(...)',
+      'RuntimeError: Dropped elements in sequence matching',
+    ].join('\n');
+    const q = planQuery(task);
+    expect(q.paths).toContain('sqlfluff/core/parser/helpers.py');
+    expect(q.symbols).toContain('check_still_complete');
+    expect(q.literals).toContain('Dropped elements in sequence matching');
+  });
+
+  it('finds Java, JS and Go frames and dotted modules', () => {
+    const q = planQuery(
+      [
+        'at com.google.gson.internal.bind.TypeAdapters$7.read(TypeAdapters.java:337)',
+        'at Router.handle (/home/u/app/lib/router/index.js:284:7)',
+        'goroutine 1 [running]: core/stores/redis/redis.go:120',
+        'see astroid.nodes.scoped_nodes for details',
+      ].join('\n'),
+    );
+    expect(q.paths).toContain('com/google/gson/internal/bind/TypeAdapters.java');
+    expect(q.paths).toContain('home/u/app/lib/router/index.js');
+    expect(q.paths).toContain('core/stores/redis/redis.go');
+    expect(q.paths).toContain('astroid/nodes/scoped_nodes');
+    expect(q.symbols).toContain('read');
+    expect(q.symbols).toContain('handle');
+  });
+
+  it('keeps the static part of a quoted message with a value in it', () => {
+    const q = planQuery(`I get "Invalid value 'abc' for option color" when running`);
+    expect(q.literals.some((l) => l.startsWith('for option color'))).toBe(true);
+  });
+
+  it('is deterministic and bounded on a huge task', () => {
+    const huge = 'fooBar baz_qux '.repeat(200_000);
+    const a = planQuery(huge);
+    const b = planQuery(huge);
+    expect(a).toEqual(b);
+    expect(a.keywords.length).toBeLessThanOrEqual(48);
+  });
+});
