@@ -1,0 +1,96 @@
+/**
+ * The built-in skips: files never searched whatever the .gitignore says. One list feeds the
+ * predicate used on globbed paths and the negated globs handed to ripgrep, so both agree.
+ * Matching is case-insensitive on every platform (`Cargo.LOCK` is still a lock file).
+ */
+import { basenameOf, extensionOf, languageOf } from '../core/files.js';
+
+export type SkipReason = 'vendored' | 'generated' | 'lock' | 'minified' | 'secret' | 'binary' | 'oversized';
+
+/** Directories of third-party or tool-managed code. Build output (dist, build) is kept: it is only demoted later. */
+export const VENDORED_DIRS = ['node_modules', 'vendor', 'third_party', 'bower_components', '.venv', 'venv', 'site-packages', '__pycache__', '.git'] as const;
+
+/** Directories holding credentials. */
+const SECRET_DIRS = ['.aws', '.ssh'] as const;
+
+const LOCK_NAMES = new Set(['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'cargo.lock', 'poetry.lock', 'go.sum', 'composer.lock', 'gemfile.lock']);
+
+const MINIFIED = /\.min\.(?:js|css)$/;
+const GENERATED = /(?:\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.map|\.bundle\.js)$/;
+
+const SECRET_NAMES = new Set(['.env', '.npmrc', '.pypirc', '.netrc']);
+const SECRET_EXTENSIONS = new Set(['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'kdbx']);
+const SECRET_PREFIXES = /^(?:\.env\.|id_rsa|id_ed25519|id_dsa|service-account.*\.json$)/;
+/**
+ * `credentials*` and `secrets.*` are secrets when they hold data (`credentials.json`,
+ * `secrets.yaml`) but source code when they have a language extension (`secrets.py` is a
+ * Python standard module, `credentials.ts` may be what the task is about).
+ */
+const SECRET_DATA = /^(?:credentials|secrets\.)/;
+
+/** Binary formats recognised by extension; ripgrep still skips binary content it meets anywhere else. */
+export const BINARY_EXTENSIONS: readonly string[] = [
+  // images
+  'png', 'jpg', 'jpeg', 'gif', 'bmp', 'ico', 'icns', 'webp', 'tif', 'tiff', 'psd', 'avif', 'heic', 'xcf',
+  // fonts
+  'ttf', 'otf', 'woff', 'woff2', 'eot',
+  // archives and packages
+  'zip', 'tar', 'gz', 'tgz', 'bz2', 'xz', 'zst', '7z', 'rar', 'jar', 'war', 'ear', 'whl', 'egg', 'deb', 'rpm', 'dmg', 'iso', 'apk', 'ipa', 'msi', 'nupkg',
+  // executables and objects
+  'exe', 'dll', 'so', 'dylib', 'bin', 'o', 'obj', 'a', 'lib', 'class', 'pyc', 'pyo', 'pyd', 'wasm', 'node',
+  // media
+  'mp3', 'mp4', 'm4a', 'aac', 'wav', 'ogg', 'flac', 'avi', 'mov', 'mkv', 'webm', 'wmv',
+  // documents
+  'pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp',
+  // databases and data blobs
+  'sqlite', 'sqlite3', 'db', 'npy', 'npz', 'pkl', 'pickle', 'h5', 'hdf5', 'parquet', 'onnx', 'pt', 'pth', 'ckpt', 'safetensors', 'tflite',
+];
+const BINARY = new Set(BINARY_EXTENSIONS);
+
+/**
+ * Why a file is passed over, or undefined when it is searchable.
+ * `path` is root-relative POSIX; `size` in bytes.
+ */
+export function skipReason(path: string, size: number, maxFileSize: number): SkipReason | undefined {
+  const lower = path.toLowerCase();
+  const segments = lower.split('/');
+  const dirs = segments.slice(0, -1);
+  if (dirs.some((d) => (VENDORED_DIRS as readonly string[]).includes(d))) return 'vendored';
+  if (isSecret(basenameOf(path), dirs)) return 'secret';
+  const base = segments[segments.length - 1] ?? '';
+  if (LOCK_NAMES.has(base) || base.endsWith('.lock')) return 'lock';
+  if (MINIFIED.test(base)) return 'minified';
+  if (GENERATED.test(base)) return 'generated';
+  if (BINARY.has(extensionOf(base))) return 'binary';
+  if (size > maxFileSize) return 'oversized';
+  return undefined;
+}
+
+function isSecret(name: string, dirs: string[]): boolean {
+  const base = name.toLowerCase();
+  if (dirs.some((d) => (SECRET_DIRS as readonly string[]).includes(d))) return true;
+  if (SECRET_NAMES.has(base) || SECRET_PREFIXES.test(base)) return true;
+  if (SECRET_EXTENSIONS.has(extensionOf(base))) return true;
+  return SECRET_DATA.test(base) && languageOf(base) === 'text';
+}
+
+/** fast-glob ignore patterns that keep the walk out of vendored and secret directories. */
+export function pruneGlobs(): string[] {
+  return [...VENDORED_DIRS, ...SECRET_DIRS].map((dir) => `**/${dir}/**`);
+}
+
+/**
+ * Negated globs for ripgrep (`--iglob`, gitignore syntax: a name without a slash matches at
+ * any depth). They prune the walk; rg's results are still filtered through `skipReason`, so a
+ * rule left out here (the `credentials*` exception) costs time, never correctness.
+ */
+export function ripgrepSkipGlobs(): string[] {
+  return [
+    ...[...VENDORED_DIRS, ...SECRET_DIRS].map((dir) => `!${dir}/`),
+    ...[...LOCK_NAMES, '*.lock'].map((name) => `!${name}`),
+    '!*.min.js', '!*.min.css', '!*.pb.go', '!*_pb2.py', '!*_pb2_grpc.py', '!*.map', '!*.bundle.js',
+    ...[...SECRET_NAMES, '.env.*', 'id_rsa*', 'id_ed25519*', 'id_dsa*', 'service-account*.json'].map((name) => `!${name}`),
+    `!*.{${[...SECRET_EXTENSIONS].join(',')}}`,
+    `!*.{${BINARY_EXTENSIONS.join(',')}}`,
+  ];
+}

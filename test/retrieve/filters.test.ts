@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { skipReason } from '../../src/retrieve/filters.js';
+
+const MB = 1_000_000;
+
+describe('skipReason', () => {
+  it('keeps ordinary source, docs and build output', () => {
+    for (const path of ['src/auth/verify.ts', 'README.md', 'dist/index.js', 'build/lib/x.py', 'lib/secrets.py', 'src/credentials.ts', '.gitignore', 'docs/environment.md']) {
+      expect(skipReason(path, 100, MB), path).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['node_modules/left-pad/index.js', 'vendored'],
+    ['a/vendor/github.com/x/y.go', 'vendored'],
+    ['third_party/zlib/zlib.h', 'vendored'],
+    ['.venv/lib/python3.12/site-packages/x.py', 'vendored'],
+    ['pkg/__pycache__/m.cpython-312.pyc', 'vendored'],
+    ['api/service.pb.go', 'generated'],
+    ['proto/user_pb2.py', 'generated'],
+    ['proto/user_pb2_grpc.py', 'generated'],
+    ['static/app.js.map', 'generated'],
+    ['static/app.bundle.js', 'generated'],
+    ['static/jquery.min.js', 'minified'],
+    ['static/site.MIN.css', 'minified'],
+    ['package-lock.json', 'lock'],
+    ['web/yarn.lock', 'lock'],
+    ['Cargo.lock', 'lock'],
+    ['go.sum', 'lock'],
+    ['flake.lock', 'lock'],
+    ['.env', 'secret'],
+    ['config/.env.production', 'secret'],
+    ['certs/server.pem', 'secret'],
+    ['tls.key', 'secret'],
+    ['home/.ssh/config', 'secret'],
+    ['.aws/credentials', 'secret'],
+    ['deploy/id_rsa', 'secret'],
+    ['deploy/id_ed25519.pub', 'secret'],
+    ['credentials.json', 'secret'],
+    ['secrets.yaml', 'secret'],
+    ['gcp/service-account-prod.json', 'secret'],
+    ['.npmrc', 'secret'],
+    ['img/logo.PNG', 'binary'],
+    ['fonts/a.woff2', 'binary'],
+    ['bin/app.exe', 'binary'],
+    ['data/model.sqlite', 'binary'],
+  ])('%s → %s', (path, reason) => {
+    expect(skipReason(path, 10, MB)).toBe(reason);
+  });
+
+  it('skips files over the size limit, and only those', () => {
+    expect(skipReason('src/big.ts', MB + 1, MB)).toBe('oversized');
+    expect(skipReason('src/big.ts', MB, MB)).toBeUndefined();
+  });
+});

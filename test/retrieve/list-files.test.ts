@@ -1,0 +1,118 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SearchScope } from '../../src/core/deps.js';
+import { isCtxloopError } from '../../src/core/errors.js';
+import { createSearcher } from '../../src/retrieve/dispatch.js';
+import { listSearchableFiles } from '../../src/retrieve/glob.js';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+
+const repos: TempRepo[] = [];
+afterEach(() => {
+  for (const repo of repos.splice(0)) repo.cleanup();
+});
+
+function repo(files: Record<string, string | Uint8Array>, options: { git?: boolean } = {}): TempRepo {
+  const made = makeRepo(files, options);
+  repos.push(made);
+  return made;
+}
+
+function scopeOf(root: string, extra: Partial<SearchScope> = {}): SearchScope {
+  return { root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4, ...extra };
+}
+
+describe('listFiles', () => {
+  it('honors root and nested .gitignore files, relative to their directory, and .git/info/exclude', async () => {
+    const r = repo({
+      '.gitignore': 'dist/\n*.log\n',
+      'src/a.ts': 'a',
+      'dist/out.js': 'x',
+      'debug.log': 'x',
+      'pkg/.gitignore': '/local\n*.tmp\n!keep.log\n',
+      'pkg/local/x.ts': 'x',
+      'pkg/sub/local/y.ts': 'y',
+      'pkg/sub/z.tmp': 'z',
+      'pkg/keep.log': 'k',
+      'local/w.ts': 'w',
+      'private.txt': 'p',
+    });
+    writeFileSync(join(r.root, '.git/info/exclude'), 'private.txt\n');
+    const files = await createSearcher().listFiles(scopeOf(r.root));
+    expect(files).toEqual(['.gitignore', 'local/w.ts', 'pkg/.gitignore', 'pkg/keep.log', 'pkg/sub/local/y.ts', 'src/a.ts']);
+  });
+
+  it('honors .gitignore outside a git repository too', async () => {
+    const r = repo({ '.gitignore': 'gen/\n', 'gen/a.ts': 'a', 'b.ts': 'b' }, { git: false });
+    expect(await createSearcher().listFiles(scopeOf(r.root))).toEqual(['.gitignore', 'b.ts']);
+  });
+
+  it('skips vendored, generated, minified, lock, secret, binary and oversized files and counts them', async () => {
+    const r = repo({
+      'src/app.ts': 'app',
+      'node_modules/lib/index.js': 'x',
+      'vendor/pkg/a.go': 'x',
+      'static/jquery.min.js': 'x',
+      'package-lock.json': '{}',
+      'yarn.lock': 'x',
+      '.env': 'KEY=1',
+      'deploy/id_rsa': 'key',
+      'certs/server.pem': 'pem',
+      'img/logo.png': 'png',
+      'big.txt': 'x'.repeat(2048),
+      'dist/bundle.js': 'kept: build output is only demoted later',
+    });
+    const list = await listSearchableFiles(scopeOf(r.root, { maxFileSize: 1024 }));
+    expect(list.files.map((f) => f.path)).toEqual(['dist/bundle.js', 'src/app.ts']);
+    expect(list.files.find((f) => f.path === 'src/app.ts')?.size).toBe(3);
+    // vendored directories are pruned from the walk, so their files are not counted
+    expect(list.skipped).toEqual({ minified: 1, lock: 2, secret: 3, binary: 1, oversized: 1 });
+  });
+
+  it('walks deep trees', async () => {
+    const deep = Array.from({ length: 20 }, (_, i) => `d${i}`).join('/');
+    const r = repo({ [`${deep}/leaf.ts`]: 'leaf' });
+    expect(await createSearcher().listFiles(scopeOf(r.root))).toEqual([`${deep}/leaf.ts`]);
+  });
+
+  it('neither follows nor lists symlinks, and survives loops', async () => {
+    const outside = repo({ 'secret.ts': 'outside' }, { git: false });
+    const r = repo({ 'src/a.ts': 'a' });
+    symlinkSync(outside.root, join(r.root, 'out-dir'));
+    symlinkSync(join(outside.root, 'secret.ts'), join(r.root, 'out-file.ts'));
+    mkdirSync(join(r.root, 'loop'));
+    symlinkSync('..', join(r.root, 'loop/up'));
+    expect(await createSearcher().listFiles(scopeOf(r.root))).toEqual(['src/a.ts']);
+    expect(await createSearcher().listFiles(scopeOf(r.root, { scope: ['out-dir'] }))).toEqual([]);
+  });
+
+  it('applies exclude (also to directories), include, and scope', async () => {
+    const r = repo({ 'src/a.ts': 'a', 'src/b.js': 'b', 'src/legacy/c.ts': 'c', 'lib/d.ts': 'd', 'e.md': 'e' });
+    const searcher = createSearcher();
+    expect(await searcher.listFiles(scopeOf(r.root, { exclude: ['legacy', '*.md'] }))).toEqual(['lib/d.ts', 'src/a.ts', 'src/b.js']);
+    expect(await searcher.listFiles(scopeOf(r.root, { include: ['*.ts'] }))).toEqual(['lib/d.ts', 'src/a.ts', 'src/legacy/c.ts']);
+    expect(await searcher.listFiles(scopeOf(r.root, { scope: ['src/legacy', './lib/d.ts'] }))).toEqual(['lib/d.ts', 'src/legacy/c.ts']);
+  });
+
+  it('applies the root .gitignore to a scoped walk', async () => {
+    const r = repo({ '.gitignore': 'gen/\n', 'src/gen/x.ts': 'x', 'src/y.ts': 'y' });
+    expect(await createSearcher().listFiles(scopeOf(r.root, { scope: ['src'] }))).toEqual(['src/y.ts']);
+  });
+
+  it('rejects a scope outside the root or missing, as a usage error', async () => {
+    const r = repo({ 'a.ts': 'a' });
+    const searcher = createSearcher();
+    await expect(searcher.listFiles(scopeOf(r.root, { scope: ['../elsewhere'] }))).rejects.toMatchObject({ code: 'bad_scope' });
+    const error = await searcher.listFiles(scopeOf(r.root, { scope: ['nope'] })).catch((e: unknown) => e);
+    expect(isCtxloopError(error) && error.code).toBe('bad_scope');
+  });
+
+  it('caches the listing per scope for the searcher lifetime', async () => {
+    const r = repo({ 'a.ts': 'a' });
+    const searcher = createSearcher();
+    expect(await searcher.listFiles(scopeOf(r.root))).toEqual(['a.ts']);
+    r.write('b.ts', 'b');
+    expect(await searcher.listFiles(scopeOf(r.root))).toEqual(['a.ts']);
+    expect(await searcher.listFiles(scopeOf(r.root, { exclude: ['x'] }))).toEqual(['a.ts', 'b.ts']);
+  });
+});

@@ -1,0 +1,231 @@
+import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SearchRequest } from '../../src/core/deps.js';
+import { silentLogger } from '../../src/core/log.js';
+import { stem } from '../../src/core/text.js';
+import type { Candidate, Query } from '../../src/core/types.js';
+import { createSearcher } from '../../src/retrieve/dispatch.js';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+
+const repos: TempRepo[] = [];
+afterEach(() => {
+  for (const repo of repos.splice(0)) repo.cleanup();
+});
+
+function repo(files: Record<string, string | Uint8Array>): TempRepo {
+  const made = makeRepo(files);
+  repos.push(made);
+  return made;
+}
+
+function query(partial: Partial<Query>): Query {
+  return { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [], ...partial };
+}
+
+function request(root: string, q: Partial<Query>, extra: Partial<SearchRequest> = {}): SearchRequest {
+  return { root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4, maxCandidates: 150, query: query(q), ...extra };
+}
+
+function byPath(candidates: Candidate[]): Record<string, Candidate> {
+  return Object.fromEntries(candidates.map((c) => [c.path, c]));
+}
+
+function paths(candidates: Candidate[]): string[] {
+  return candidates.map((c) => c.path).sort();
+}
+
+describe('search', () => {
+  it('honors .gitignore and nested .gitignore, and skips vendored, binary and secret files', async () => {
+    const r = repo({
+      '.gitignore': 'dist/\n',
+      'pkg/.gitignore': 'gen/\n',
+      'src/token.ts': 'const token = 1;\n',
+      'dist/token.js': 'token\n',
+      'pkg/gen/token.ts': 'token\n',
+      'pkg/token_store.ts': 'token\n',
+      'node_modules/x/token.js': 'token\n',
+      'vendor/y/token.go': 'token\n',
+      'blob.dat': Buffer.from('token\0\x01\x02'),
+      'data': Buffer.from('\0token\n'),
+      '.env': 'TOKEN=secret\n',
+      'static/app.min.js': 'token\n',
+    });
+    const searcher = createSearcher();
+    const { candidates } = await searcher.search(request(r.root, { keywords: ['token'] }));
+    expect(paths(candidates)).toEqual(['pkg/token_store.ts', 'src/token.ts']);
+    const listed = await searcher.listFiles(request(r.root, {}));
+    expect(listed).toEqual(['.gitignore', 'blob.dat', 'data', 'pkg/.gitignore', 'pkg/token_store.ts', 'src/token.ts']);
+  });
+
+  it('searches exactly the files it lists: oversized, deep, non-UTF-8 and CRLF files included or not alike', async () => {
+    const deep = Array.from({ length: 20 }, (_, i) => `d${i}`).join('/');
+    const r = repo({
+      [`${deep}/leaf.ts`]: 'token\n',
+      'big.ts': `token\n${'x'.repeat(3000)}\n`,
+      'latin.txt': Buffer.from('caf\xe9 token\n', 'latin1'),
+      'crlf.ts': 'a\r\ntoken here  \r\n',
+      'id_rsa': 'token\n',
+      'Cargo.lock': 'token\n',
+      'cert.pem': 'token\n',
+    });
+    const outside = repo({ 'token.ts': 'token\n' });
+    symlinkSync(outside.root, join(r.root, 'linked'));
+    symlinkSync(join(outside.root, 'token.ts'), join(r.root, 'linked-token.ts'));
+    const searcher = createSearcher();
+    const { candidates, stats } = await searcher.search(request(r.root, { keywords: ['token'] }, { maxFileSize: 2048 }));
+    const listed = await searcher.listFiles(request(r.root, {}, { maxFileSize: 2048 }));
+    expect(paths(candidates)).toEqual(listed);
+    expect(listed).toEqual(['crlf.ts', `${deep}/leaf.ts`, 'latin.txt']);
+    const found = byPath(candidates);
+    expect(found['crlf.ts']?.hits).toEqual([{ line: 2, text: 'token here', terms: ['token'] }]);
+    expect(found['latin.txt']?.hits[0]?.text).toBe('caf\uFFFD token');
+    expect(stats.skipped).toEqual({ oversized: 1, secret: 2, lock: 1 });
+  });
+
+  it('counts whole terms only: `cat` not inside `concatenate`, `verify` inside `verifyEmail` and `verify_email`', async () => {
+    const r = repo({
+      'concat.ts': 'concatenate(a, b);\nconst catalog = [];\n',
+      'cat.ts': 'const cat = new Cat();\n',
+      'verify.py': 'def verify_email(x):\n    return verifyEmail(x) and verify(x)\n',
+    });
+    const { candidates, stats } = await createSearcher().search(request(r.root, { keywords: ['cat', 'verify'] }));
+    const found = byPath(candidates);
+    expect(Object.keys(found).sort()).toEqual(['cat.ts', 'verify.py']);
+    expect(found['cat.ts']?.termFreq).toEqual({ cat: 2 });
+    expect(found['verify.py']?.termFreq).toEqual({ verify: 3 });
+    expect(found['verify.py']?.hits).toEqual([
+      { line: 1, text: 'def verify_email(x):', terms: ['verify'] },
+      { line: 2, text: '    return verifyEmail(x) and verify(x)', terms: ['verify'] },
+    ]);
+    expect(stats.docFreq).toEqual({ cat: 1, verify: 1 });
+  });
+
+  it('matches literals verbatim, case-insensitively, metacharacters included', async () => {
+    const r = repo({ 'a.ts': 'throw new Error("Foo(bar[ broke");\n', 'b.ts': 'foobar\n', 'c.ts': 'x = A.*B\n', 'd.ts': 'aXXb\n' });
+    const { candidates } = await createSearcher().search(request(r.root, { literals: ['foo(bar[', 'a.*b'] }));
+    const found = byPath(candidates);
+    expect(Object.keys(found).sort()).toEqual(['a.ts', 'c.ts']);
+    expect(found['a.ts']?.literals).toEqual(['foo(bar[']);
+    expect(found['a.ts']?.sources).toEqual(['content']);
+    expect(found['c.ts']?.hits[0]?.terms).toEqual(['a.*b']);
+  });
+
+  it('finds symbols as whole, case-sensitive identifiers', async () => {
+    const r = repo({
+      'src/mail.ts': 'export async function sendVerificationEmail(user) {}\n',
+      'src/later.ts': 'sendVerificationEmailLater();\n',
+      'src/shout.ts': 'SENDVERIFICATIONEMAIL\n',
+    });
+    const { candidates } = await createSearcher().search(request(r.root, { symbols: ['sendVerificationEmail'] }));
+    expect(candidates.map((c) => [c.path, c.symbols, c.sources])).toEqual([['src/mail.ts', ['sendVerificationEmail'], ['symbol']]]);
+  });
+
+  it('resolves path mentions to the files with the longest matching suffix', async () => {
+    const r = repo({ 'src/auth/verify.ts': 'a\n', 'lib/verify.ts': 'b\n', 'verify.ts': 'c\n', 'src/auth/index.ts': 'd\n', 'src/other.ts': 'e\n' });
+    const { candidates } = await createSearcher().search(request(r.root, { paths: ['auth/verify.ts', 'verify.ts', 'src/auth', 'missing.py'] }));
+    const found = byPath(candidates);
+    expect(Object.keys(found).sort()).toEqual(['lib/verify.ts', 'src/auth/index.ts', 'src/auth/verify.ts', 'verify.ts']);
+    expect(found['src/auth/verify.ts']?.mentions).toEqual(['auth/verify.ts', 'verify.ts']);
+    expect(found['lib/verify.ts']?.mentions).toEqual(['verify.ts']);
+    expect(found['src/auth/index.ts']?.mentions).toEqual(['src/auth']);
+    expect(found['verify.ts']?.sources).toEqual(['mention']);
+  });
+
+  it('finds files by keywords in their path and by query globs', async () => {
+    const r = repo({ 'src/billing/invoice.ts': 'export const x = 1;\n', 'deploy/app.yml': 'x: 1\n', 'src/other.ts': 'y\n' });
+    const { candidates } = await createSearcher().search(request(r.root, { keywords: [stem('invoice')], patterns: ['*.YML'] }));
+    expect(candidates.map((c) => [c.path, c.sources, c.hits.length])).toEqual([
+      ['deploy/app.yml', ['path'], 0],
+      ['src/billing/invoice.ts', ['path'], 0],
+    ]);
+  });
+
+  it('returns no candidates, without throwing, when nothing matches', async () => {
+    const r = repo({ 'a.ts': 'alpha\n', 'b.ts': 'beta!!\n' });
+    const result = await createSearcher().search(request(r.root, { keywords: ['zeta'], literals: ['nowhere'] }));
+    expect(result).toEqual({ candidates: [], stats: { totalFiles: 2, avgSize: 6.5, docFreq: { zeta: 0 }, skipped: {} } });
+  });
+
+  it('applies exclude, include and scope to content hits, and query excludes to candidates', async () => {
+    const r = repo({ 'src/a.ts': 'pivot\n', 'src/b.js': 'pivot\n', 'src/legacy/c.ts': 'pivot\n', 'lib/d.ts': 'pivot\n' });
+    const searcher = createSearcher();
+    const run = async (extra: Partial<SearchRequest>, excludes: string[] = []): Promise<string[]> =>
+      paths((await searcher.search(request(r.root, { keywords: ['pivot'], excludes }, extra))).candidates);
+    expect(await run({ exclude: ['legacy'] })).toEqual(['lib/d.ts', 'src/a.ts', 'src/b.js']);
+    expect(await run({ include: ['*.ts'] })).toEqual(['lib/d.ts', 'src/a.ts', 'src/legacy/c.ts']);
+    expect(await run({ scope: ['src/legacy', 'lib/d.ts'] })).toEqual(['lib/d.ts', 'src/legacy/c.ts']);
+    expect(await run({}, ['src/legacy', 'lib/d.ts'])).toEqual(['src/a.ts', 'src/b.js']);
+  });
+
+  it('applies the root .gitignore inside a scope, though rg starts below it', async () => {
+    const r = repo({ '.gitignore': 'gen/\n', 'src/gen/a.ts': 'pivot\n', 'src/b.ts': 'pivot\n' });
+    const { candidates } = await createSearcher().search(request(r.root, { keywords: ['pivot'] }, { scope: ['src'] }));
+    expect(paths(candidates)).toEqual(['src/b.ts']);
+  });
+
+  it('keeps files with literals, symbols or mentions first, then the heavier keyword evidence, ties by path', async () => {
+    const r = repo({
+      'a.ts': 'zebra\n',
+      'b.ts': 'common zebra zebra\n',
+      'c.ts': 'common\n',
+      'd.ts': 'common\n',
+      'e.ts': 'common\nconst ERR = "exact phrase";\n',
+      'f.ts': 'unrelated\n',
+    });
+    const q = { keywords: ['common', 'zebra'], weights: { common: 1, zebra: 1 }, literals: ['exact phrase'] };
+    const { candidates } = await createSearcher().search(request(r.root, q, { maxCandidates: 4 }));
+    expect(candidates.map((c) => c.path)).toEqual(['e.ts', 'b.ts', 'a.ts', 'c.ts']);
+  });
+
+  it('keeps at most 30 hits a file, the lines with the most terms, in line order', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => (i === 45 ? 'alpha beta' : 'alpha'));
+    const r = repo({ 'a.ts': `${lines.join('\n')}\n` });
+    const [found] = (await createSearcher().search(request(r.root, { keywords: ['alpha', 'beta'] }))).candidates;
+    expect(found?.hits.length).toBe(30);
+    expect(found?.hits.map((h) => h.line)).toEqual([...Array.from({ length: 29 }, (_, i) => i + 1), 46]);
+    expect(found?.termFreq).toEqual({ alpha: 50, beta: 1 });
+  });
+
+  it('splits hundreds of patterns into a few rg runs without losing matches', async () => {
+    const literals = Array.from({ length: 250 }, (_, i) => `marker-${String(i).padStart(3, '0')}-x`);
+    const r = repo({ 'first.txt': `${literals[0]}\n`, 'last.txt': `${literals[249]}\n` });
+    const { candidates } = await createSearcher().search(request(r.root, { literals }));
+    expect(candidates.map((c) => [c.path, c.literals])).toEqual([
+      ['first.txt', [literals[0]]],
+      ['last.txt', [literals[249]]],
+    ]);
+  });
+
+  it('throws SearchError rg_not_found when CTXLOOP_RG names a missing file', async () => {
+    const r = repo({ 'a.ts': 'alpha\n' });
+    const searcher = createSearcher({ env: { CTXLOOP_RG: '/nonexistent/rg' } });
+    await expect(searcher.search(request(r.root, { keywords: ['alpha'] }))).rejects.toMatchObject({ name: 'SearchError', code: 'rg_not_found' });
+  });
+
+  it('says which ripgrep it uses', async () => {
+    const r = repo({ 'a.ts': 'alpha\n' });
+    const debug: string[] = [];
+    await createSearcher({ logger: { ...silentLogger, debug: (m) => debug.push(m) }, env: {} }).search(request(r.root, { keywords: ['alpha'] }));
+    expect(debug.some((m) => /^ripgrep: .*rg \(bundled by @vscode\/ripgrep\)$/.test(m))).toBe(true);
+  });
+
+  it('kills the running rg when the search is aborted', async () => {
+    const r = repo({ 'a.ts': 'alpha\n' });
+    const pidFile = join(r.root, 'pid');
+    const fake = join(r.root, 'slow-rg.sh');
+    writeFileSync(fake, `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 30\n`);
+    chmodSync(fake, 0o755);
+    const controller = new AbortController();
+    const running = createSearcher({ env: { CTXLOOP_RG: fake } }).search(request(r.root, { keywords: ['alpha'] }), controller.signal);
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'aborted' });
+    expect(() => process.kill(Number(readFileSync(pidFile, 'utf8')), 0)).toThrow();
+  });
+
+  it('throws aborted when the signal is aborted', async () => {
+    const r = repo({ 'a.ts': 'alpha\n' });
+    await expect(createSearcher().search(request(r.root, { keywords: ['alpha'] }), AbortSignal.abort())).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
