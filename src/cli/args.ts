@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { UsageError } from '../core/errors.js';
+import { parseSettings, type ProviderName, type RetrieveOptions } from '../core/options.js';
+import { parseChoiceFlag, parseNumberFlag, parseTextFlag, PROVIDERS, SEE_HELP, toFlagError } from './flag-values.js';
+
+export const FORMATS = ['json', 'md', 'paths'] as const;
+export type OutputFormat = (typeof FORMATS)[number];
+
+/** Where the task comes from. `stdin` = piped input (or `--task-file -`). */
+export type TaskSource = { kind: 'text'; text: string } | { kind: 'file'; path: string } | { kind: 'stdin' };
+
+/** The `retrieve()` options a flag can set. */
+export type FlagSettings = Pick<
+  RetrieveOptions,
+  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent'
+>;
+
+/** `ctxloop retrieve` after parsing and validation; paths are absolute (resolved against cwd). */
+export interface RetrieveArgs {
+  help: boolean;
+  /** Undefined when neither `--task` nor `--task-file` was given: stdin, if piped. */
+  task: TaskSource | undefined;
+  format: OutputFormat;
+  root: string;
+  /** Validated settings for `retrieve()`; only what was given. */
+  settings: FlagSettings;
+  quiet: boolean;
+  verbose: boolean;
+  noColor: boolean;
+}
+
+/** The flags of `retrieve`, in `util.parseArgs` form. Help text lives in help.ts. */
+export const RETRIEVE_FLAGS = {
+  task: { type: 'string' },
+  'task-file': { type: 'string' },
+  root: { type: 'string' },
+  format: { type: 'string' },
+  json: { type: 'boolean' },
+  'max-cycles': { type: 'string' },
+  threshold: { type: 'string' },
+  budget: { type: 'string' },
+  scope: { type: 'string', multiple: true },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  cache: { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'with-content': { type: 'boolean' },
+  'agents-dir': { type: 'string' },
+  'prompts-dir': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  verbose: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseRetrieveValues>;
+
+function parseRetrieveValues(argv: string[]) {
+  return parseArgs({ args: argv, options: RETRIEVE_FLAGS, strict: true, allowPositionals: false }).values;
+}
+
+const conflict = (message: string): UsageError => new UsageError('bad_option', `${message} ${SEE_HELP}`);
+
+/** argv (after `retrieve`) → validated arguments. Throws `UsageError` naming the flag. */
+export function parseRetrieveArgs(argv: string[], cwd: string): RetrieveArgs {
+  let values: Values;
+  try {
+    values = parseRetrieveValues(argv);
+  } catch (error) {
+    throw toFlagError(error, Object.keys(RETRIEVE_FLAGS));
+  }
+  if (values.quiet && values.verbose) throw conflict('--quiet and --verbose cannot be used together');
+  const settings = settingsOf(values, cwd);
+  // Each flag was checked above with a message naming it; this is the same schema the config
+  // file and environment go through, so the three sources can never disagree.
+  parseSettings(settings, 'flags');
+  return {
+    help: values.help === true,
+    task: taskOf(values, cwd),
+    format: formatOf(values),
+    root: resolve(cwd, values.root === undefined ? '.' : parseTextFlag('--root', values.root)),
+    settings,
+    quiet: values.quiet === true,
+    verbose: values.verbose === true,
+    noColor: values['no-color'] === true,
+  };
+}
+
+/** True when a help flag is anywhere in argv: help wins over every other mistake on the line. */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.some((arg) => arg === '--help' || arg === '-h');
+}
+
+/** Best guess at the output format before (or when) parsing fails, so errors still print as JSON. */
+export function guessFormat(argv: readonly string[]): OutputFormat {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--json' || arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json')) return 'json';
+  }
+  return 'md';
+}
+
+function taskOf(values: Values, cwd: string): TaskSource | undefined {
+  const text = values.task;
+  const file = values['task-file'];
+  if (text !== undefined && file !== undefined) throw conflict('--task and --task-file cannot be used together');
+  if (text !== undefined) return { kind: 'text', text };
+  if (file === undefined) return undefined;
+  if (file === '-') return { kind: 'stdin' };
+  return { kind: 'file', path: resolve(cwd, parseTextFlag('--task-file', file)) };
+}
+
+function formatOf(values: Values): OutputFormat {
+  const format = values.format === undefined ? undefined : parseChoiceFlag('--format', values.format, FORMATS);
+  if (values.json && format !== undefined && format !== 'json') throw conflict(`--json conflicts with --format ${format}`);
+  return values.json ? 'json' : (format ?? 'md');
+}
+
+function settingsOf(values: Values, cwd: string): FlagSettings {
+  const settings: FlagSettings = {};
+  if (values['max-cycles'] !== undefined) settings.maxCycles = parseNumberFlag('--max-cycles', values['max-cycles'], 'maxCycles');
+  if (values.threshold !== undefined) settings.threshold = parseNumberFlag('--threshold', values.threshold, 'threshold');
+  if (values.budget !== undefined) settings.budget = parseNumberFlag('--budget', values.budget, 'budget');
+  if (values.scope) settings.scope = values.scope.map((v) => parseTextFlag('--scope', v));
+  if (values.include) settings.include = values.include.map((v) => parseTextFlag('--include', v));
+  if (values.exclude) settings.exclude = values.exclude.map((v) => parseTextFlag('--exclude', v));
+  if (values.provider !== undefined) settings.provider = parseChoiceFlag<ProviderName>('--provider', values.provider, PROVIDERS);
+  if (values.model !== undefined) settings.model = parseTextFlag('--model', values.model);
+  if (values.cache !== undefined && values['no-cache']) throw conflict('--cache and --no-cache cannot be used together');
+  if (values.cache !== undefined) settings.cache = resolve(cwd, parseTextFlag('--cache', values.cache));
+  if (values['no-cache']) settings.cache = false;
+  if (values['with-content']) settings.withContent = true;
+  if (values['agents-dir'] !== undefined) settings.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
+  if (values['prompts-dir'] !== undefined) settings.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
+  return settings;
+}

@@ -1,0 +1,55 @@
+import { isAbortError, isCtxloopError, toError } from '../core/errors.js';
+import type { OutputFormat } from './args.js';
+import { exitCodeFor, type ExitCode } from './exit-codes.js';
+import { createPaint } from './io.js';
+import { renderJsonError } from './render/json.js';
+import { writeOutput, type OutputStream } from './write.js';
+
+export interface FailureView {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  format: OutputFormat;
+  verbose: boolean;
+  color: boolean;
+}
+
+/**
+ * Reports a failed command and returns its exit code. stderr: `ctxloop: <message>`, then the
+ * hint; a stack trace only with `--verbose`, or for an error that is not ours (then flagged as a
+ * bug). With JSON output, stdout also gets `{"error":{"code","message"}}`.
+ */
+export async function reportFailure(thrown: unknown, view: FailureView): Promise<ExitCode> {
+  const code = exitCodeFor({ ok: false, error: thrown });
+  const ours = isCtxloopError(thrown);
+  const error = toError(thrown);
+  const aborted = isAbortError(thrown);
+  const message = aborted && !ours ? 'interrupted' : firstLine(error.message) || error.name;
+  const paint = createPaint(view.color);
+  const lines = [`${paint.red('ctxloop:')} ${message}`];
+  if (ours && thrown.hint) lines.push(`  hint: ${thrown.hint}`);
+  if (!ours && !aborted) lines.push('this is a bug, please report it');
+  if (view.verbose || (!ours && !aborted)) lines.push(...traceOf(error));
+  await writeOutput(`${lines.join('\n')}\n`, view.stderr);
+  if (view.format === 'json') {
+    const errorCode = ours ? thrown.code : aborted ? 'aborted' : 'internal';
+    await writeOutput(renderJsonError(errorCode, message), view.stdout);
+  }
+  return code;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]?.trim() ?? '';
+}
+
+/** The stack and every `cause` below it (at most five deep), indented under the message. */
+function traceOf(error: Error): string[] {
+  const lines: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && depth < 5; depth++) {
+    const err = toError(current);
+    const [head = '', ...frames] = (err.stack ?? `${err.name}: ${err.message}`).split('\n');
+    lines.push(`  ${depth > 0 ? 'caused by: ' : ''}${head.trim()}`, ...frames.map((frame) => `    ${frame.trim()}`));
+    current = err.cause;
+  }
+  return lines;
+}

@@ -1,0 +1,88 @@
+import { UsageError } from '../core/errors.js';
+import { settingsSchema } from '../core/options.js';
+
+/** Ends every message about a bad flag, so the next step is obvious. */
+export const SEE_HELP = '(see ctxloop --help)';
+
+const badFlag = (message: string): UsageError => new UsageError('bad_option', message);
+
+type NumberField = 'maxCycles' | 'threshold' | 'budget';
+
+/**
+ * A numeric flag checked against the bounds of `settingsSchema` (one source of truth for
+ * flags, environment and config file), with a message naming the flag:
+ * `--threshold must be between 0 and 1 (got 2)`.
+ */
+export function parseNumberFlag(flag: string, raw: string, field: NumberField): number {
+  const schema = settingsSchema.shape[field].unwrap();
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isFinite(value)) throw badFlag(`${flag} must be a number (got ${JSON.stringify(raw)})`);
+  if (schema.isInt && !Number.isInteger(value)) throw badFlag(`${flag} must be a whole number (got ${raw})`);
+  if (!schema.safeParse(value).success) {
+    throw badFlag(`${flag} must be between ${schema.minValue} and ${schema.maxValue} (got ${raw})`);
+  }
+  return value;
+}
+
+/** A flag whose value is one of a fixed list. */
+export function parseChoiceFlag<T extends string>(flag: string, raw: string, choices: readonly T[]): T {
+  if ((choices as readonly string[]).includes(raw)) return raw as T;
+  throw badFlag(`${flag} must be one of ${choices.join(', ')} (got ${JSON.stringify(raw)})`);
+}
+
+/** A string flag that must say something (`--model ""` is a mistake, not a choice). */
+export function parseTextFlag(flag: string, raw: string): string {
+  const value = raw.trim();
+  if (!value) throw badFlag(`${flag} must not be empty`);
+  return value;
+}
+
+/** The providers the orchestrator accepts; it decides what `auto` means. */
+export const PROVIDERS = settingsSchema.shape.provider.unwrap().options;
+
+/**
+ * Turns a `util.parseArgs` error into one line ending with `(see ctxloop --help)`. Node's own
+ * messages span several lines and mention positional-argument tricks nobody asked about.
+ */
+export function toFlagError(error: unknown, known: readonly string[]): UsageError {
+  const code = (error as { code?: unknown }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const flag = /'(-{1,2}[^'\s<]+)/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const guess = suggestName(flag.replace(/^-+/, ''), known);
+    return badFlag(`unknown flag ${flag}${guess ? `, did you mean --${guess}?` : ''} ${SEE_HELP}`);
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const arg = /'([^']*)'/.exec(message)?.[1] ?? '';
+    return badFlag(`unexpected argument ${JSON.stringify(arg)}: pass the task with --task "…" ${SEE_HELP}`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (message.includes('does not take an argument')) return badFlag(`${flag} does not take a value ${SEE_HELP}`);
+    if (message.includes('ambiguous')) return badFlag(`${flag} needs a value (write ${flag}=-… for one starting with "-") ${SEE_HELP}`);
+    return badFlag(`${flag} needs a value ${SEE_HELP}`);
+  }
+  return badFlag(`${message.split('\n')[0] ?? message} ${SEE_HELP}`);
+}
+
+/** The closest known name within two edits, for `unknown flag --treshold, did you mean --threshold?`. */
+export function suggestName(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(name, candidate);
+    if (distance <= 2 && distance < name.length && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

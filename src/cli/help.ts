@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import { DEFAULTS } from '../core/options.js';
+import { EXIT_CODE_TABLE } from './exit-codes.js';
+
+/** One line per subcommand, for the top-level help. Keep in step with `COMMANDS` in main.ts. */
+export interface CommandSummary {
+  name: string;
+  summary: string;
+}
+
+const RETRIEVE_FLAG_HELP: ReadonlyArray<readonly [string, string]> = [
+  ['--task TEXT', 'the task: an issue, a bug report, a feature request'],
+  ['--task-file FILE', 'read the task from FILE ("-" = stdin); with neither, piped stdin is read'],
+  ['--root DIR', 'repository to search (default: the current directory)'],
+  ['--format json|md|paths', 'output: the JSON contract, a Markdown context pack, or one path a line (default: md)'],
+  ['--json', 'same as --format json'],
+  ['--max-cycles N', `dispatch-evaluate-refine cycles at most, 1-3 (default: ${DEFAULTS.maxCycles})`],
+  ['--threshold X', `score 0-1 a file needs to be packed (default: ${DEFAULTS.threshold})`],
+  ['--budget TOKENS', `token budget of the pack (default: ${DEFAULTS.budget})`],
+  ['--scope PATH', 'search only under PATH (root-relative; repeatable)'],
+  ['--include GLOB', 'search only files matching GLOB (repeatable)'],
+  ['--exclude GLOB', 'never search files matching GLOB (repeatable)'],
+  ['--provider NAME', 'auto|offline|anthropic|openai (default: auto = a configured API key, else offline)'],
+  ['--model NAME', 'model for the LLM provider'],
+  ['--cache DIR', 'cache directory (default: the user cache dir)'],
+  ['--no-cache', 'do not read or write the cache'],
+  ['--with-content', 'include the code of each region in the result'],
+  ['--agents-dir DIR', 'role definitions replacing the bundled agents/'],
+  ['--prompts-dir DIR', 'prompt templates replacing the bundled prompts/'],
+  ['-q, --quiet', 'stderr: errors only'],
+  ['--verbose', 'stderr: per-stage detail, debug logs, stack traces'],
+  ['--no-color', 'no colour on stderr (also NO_COLOR, TERM=dumb)'],
+  ['-h, --help', 'show this help'],
+];
+
+const EXAMPLES = [
+  'ctxloop retrieve --task "email verification links expire too early"',
+  'ctxloop retrieve --task-file issue.md --json > context.json',
+  'git log -1 --format=%B | ctxloop retrieve --format paths',
+];
+
+/** `ctxloop --help`: commands, the flags of `retrieve`, exit codes. */
+export function renderHelp(commands: readonly CommandSummary[], version: string): string {
+  return joinSections([
+    `ctxloop ${version}: finds the code a task needs before anyone starts on it`,
+    section('Usage', ['ctxloop <command> [flags]', 'ctxloop --help | --version']),
+    section('Commands', table(commands.map((c) => [c.name, c.summary]))),
+    section('Flags of retrieve', table(RETRIEVE_FLAG_HELP)),
+    section('Examples', EXAMPLES),
+    exitCodesSection(),
+    'Data goes to stdout, progress and errors to stderr.',
+  ]);
+}
+
+/** `ctxloop retrieve --help`. */
+export function renderRetrieveHelp(): string {
+  return joinSections([
+    'ctxloop retrieve: plan, search, score and pack the files a task needs',
+    section('Usage', ['ctxloop retrieve --task TEXT [flags]', 'ctxloop retrieve --task-file FILE [flags]', 'echo TASK | ctxloop retrieve [flags]']),
+    section('Flags', table(RETRIEVE_FLAG_HELP)),
+    section('Examples', EXAMPLES),
+    exitCodesSection(),
+  ]);
+}
+
+function exitCodesSection(): string {
+  return section('Exit codes', table(EXIT_CODE_TABLE.map(([code, meaning]) => [String(code), meaning])));
+}
+
+function section(title: string, lines: readonly string[]): string {
+  return [`${title}:`, ...lines.map((line) => `  ${line}`)].join('\n');
+}
+
+function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `${left.padEnd(width)}  ${right}`);
+}
+
+function joinSections(sections: readonly string[]): string {
+  return `${sections.join('\n\n')}\n`;
+}
+
+/** The package version, read from package.json two levels up (from src/cli/ and dist/cli/ alike). */
+export async function readVersion(): Promise<string> {
+  const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
+  const version = (JSON.parse(text) as { version?: unknown }).version;
+  return typeof version === 'string' ? version : '0.0.0';
+}

@@ -1,0 +1,107 @@
+import type { Logger } from '../core/log.js';
+import type { ProgressEvent, Query, RetrieveResult } from '../core/types.js';
+import { createPaint } from './io.js';
+import type { OutputStream } from './write.js';
+
+export interface ReporterOptions {
+  stderr: OutputStream;
+  /** Errors only. */
+  quiet: boolean;
+  /** Per-stage detail and debug logs. */
+  verbose: boolean;
+  color: boolean;
+}
+
+/** What the CLI hands the library (`logger`, `onProgress`) plus the closing summary. */
+export interface Reporter {
+  logger: Logger;
+  onProgress(event: ProgressEvent): void;
+  /** The last stderr lines of a finished run: provider, counts, and whether anything made the threshold. */
+  finish(result: RetrieveResult): void;
+}
+
+/**
+ * stderr, by level: errors always; provider, fallbacks and warnings unless `--quiet`; a line per
+ * cycle on a terminal or with `--verbose`; per-stage detail and debug logs with `--verbose`.
+ * stdout is never touched here.
+ */
+export function createReporter({ stderr, quiet, verbose, color }: ReporterOptions): Reporter {
+  const paint = createPaint(color);
+  const say = (line: string): void => void stderr.write(`${line}\n`);
+  const cycleLines = !quiet && (verbose || stderr.isTTY === true);
+  const dispatched = new Map<number, { candidates: number; ms: number }>();
+  const reported = new Set<number>();
+
+  const cycleLine = (cycle: number, kept: number, evaluateMs: number): void => {
+    if (!cycleLines || reported.has(cycle)) return;
+    reported.add(cycle);
+    const found = dispatched.get(cycle) ?? { candidates: 0, ms: 0 };
+    say(`cycle ${cycle}: ${found.candidates} candidates, ${kept} kept ${paint.dim(`(${Math.round(found.ms + evaluateMs)} ms)`)}`);
+  };
+  const detail = (line: string): void => {
+    if (verbose) say(paint.dim(line));
+  };
+
+  const logger: Logger = {
+    debug: (message) => detail(`debug: ${message}`),
+    info: (message) => {
+      if (!quiet) say(message);
+    },
+    warn: (message) => {
+      if (!quiet) say(`${paint.yellow('warning:')} ${message}`);
+    },
+    error: (message) => say(`${paint.red('error:')} ${message}`),
+  };
+
+  const onProgress = (event: ProgressEvent): void => {
+    switch (event.type) {
+      case 'plan':
+        detail(`plan: ${describeQuery(event.query)}`);
+        break;
+      case 'dispatch':
+        dispatched.set(event.cycle, { candidates: event.candidates, ms: event.ms });
+        detail(`cycle ${event.cycle} dispatch: ${event.candidates} candidates (${Math.round(event.ms)} ms)`);
+        break;
+      case 'evaluate':
+        detail(`cycle ${event.cycle} evaluate: ${event.scored} scored, ${event.kept} kept (${Math.round(event.ms)} ms)`);
+        cycleLine(event.cycle, event.kept, event.ms);
+        break;
+      case 'refine':
+        cycleLine(event.cycle, 0, 0);
+        detail(`cycle ${event.cycle} refine: ${event.stop ? 'stop' : 'go on'} (${event.why})${event.gaps.length ? `; gaps: ${event.gaps.join('; ')}` : ''}`);
+        break;
+      case 'pack':
+        detail(`pack: ${event.files} files, ${event.tokens} tokens`);
+        break;
+    }
+  };
+
+  const finish = (result: RetrieveResult): void => {
+    if (quiet) return;
+    const fallback = result.fallback ? ` (fell back: ${result.fallback.reason})` : '';
+    say(`${paint.bold(`${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`)}, ${result.tokens} tokens, provider ${result.provider}${fallback}, ${result.cycles.length} ${result.cycles.length === 1 ? 'cycle' : 'cycles'}`);
+    if (result.files.length === 0) {
+      const best = result.candidates[0];
+      say(`${paint.yellow('warning:')} no file reached the threshold${best ? ` (best candidate: ${best.path}, ${best.score.toFixed(2)})` : ''}`);
+    }
+  };
+
+  return { logger, onProgress, finish };
+}
+
+const LISTED = 8;
+
+function describeQuery(query: Query): string {
+  const parts: string[] = [];
+  const list = (label: string, items: string[]): void => {
+    if (items.length === 0) return;
+    const more = items.length > LISTED ? ` (+${items.length - LISTED})` : '';
+    parts.push(`${label} ${items.slice(0, LISTED).join(', ')}${more}`);
+  };
+  list('keywords', query.keywords);
+  list('symbols', query.symbols);
+  list('paths', query.paths);
+  list('literals', query.literals.map((l) => JSON.stringify(l)));
+  list('patterns', query.patterns);
+  return parts.join('; ') || '(empty query)';
+}

@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../core/errors.js';
+import type { TaskSource } from './args.js';
+import type { InputStream, Io } from './io.js';
+
+const NO_TASK_HINT = 'pass --task "…", --task-file FILE, or pipe the task on stdin';
+
+/**
+ * The task text, trimmed. With no `--task`/`--task-file`, piped stdin is read to its end; a
+ * terminal is never prompted. An empty task is a usage error.
+ */
+export async function readTask(source: TaskSource | undefined, io: Pick<Io, 'stdin'>): Promise<string> {
+  const raw = await readRaw(source, io.stdin);
+  const task = raw.trim();
+  if (!task) {
+    const where = source?.kind === 'file' ? ` in ${source.path}` : source === undefined || source.kind === 'stdin' ? ' on stdin' : '';
+    throw new UsageError('no_task', source === undefined && raw === '' ? 'no task given' : `the task is empty${where}`, { hint: NO_TASK_HINT });
+  }
+  return task;
+}
+
+async function readRaw(source: TaskSource | undefined, stdin: InputStream | undefined): Promise<string> {
+  if (source?.kind === 'text') return source.text;
+  if (source?.kind === 'file') return readTaskFile(source.path);
+  if (source?.kind === 'stdin') {
+    if (!stdin) throw new UsageError('no_task', '--task-file - reads stdin, but there is no stdin', { hint: NO_TASK_HINT });
+    return readAll(stdin);
+  }
+  // Nothing given: read stdin only when it is piped, never wait on a terminal.
+  if (!stdin || stdin.isTTY === true) return '';
+  return readAll(stdin);
+}
+
+async function readTaskFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new UsageError('bad_option', `--task-file: cannot read ${path} (${why})`, { cause: error });
+  }
+}
+
+async function readAll(stream: InputStream): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of stream) {
+    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
+}

@@ -1,0 +1,49 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { BUNDLED_AGENTS_DIR, BUNDLED_PROMPTS_DIR } from './bundled-dirs.js';
+import type { RoleErrorCode } from './front-matter.js';
+
+export interface RoleFile {
+  /** Absolute path. */
+  path: string;
+  /** How messages name it: `agents/evaluator.md` for bundled files, the absolute path otherwise. */
+  display: string;
+  text: string;
+}
+
+/** Every `*.md` in `dir` but a README, sorted by name. A missing folder is a usage error. */
+export async function readRoleFiles(dir: string, code: RoleErrorCode): Promise<RoleFile[]> {
+  const what = code === 'bad_agent' ? 'agents' : 'prompts';
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    const errno = (error as { code?: unknown }).code;
+    const why = errno === 'ENOENT' ? 'not found' : errno === 'ENOTDIR' ? 'is not a directory' : `cannot be read (${String(errno ?? error)})`;
+    throw new UsageError(code, `${what} folder ${why}: ${dir}`, { cause: error, hint: `check --${what}-dir` });
+  }
+  const bundled = dir === BUNDLED_AGENTS_DIR || dir === BUNDLED_PROMPTS_DIR;
+  const files = names.filter((name) => name.endsWith('.md') && !/^readme\.md$/i.test(name)).sort();
+  return Promise.all(
+    files.map(async (name) => {
+      const path = join(dir, name);
+      const display = bundled ? `${basename(dir)}/${name}` : path;
+      try {
+        return { path, display, text: await readFile(path, 'utf8') };
+      } catch (error) {
+        throw new UsageError(code, `${display}: cannot be read (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
+      }
+    }),
+  );
+}
+
+/** Names must be unique across a folder: two files claiming one role is a mistake, not an override. */
+export function addUnique<T extends { name: string; file: string }>(map: Map<string, T>, item: T, code: RoleErrorCode): void {
+  const existing = map.get(item.name);
+  if (existing) throw new UsageError(code, `${item.file}: name ${JSON.stringify(item.name)} is already used by ${existing.file}`);
+  map.set(item.name, item);
+}
+
+/** Role and prompt names: lowercase words joined by dashes (`context-scout`). */
+export const ROLE_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

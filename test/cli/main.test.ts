@@ -1,0 +1,247 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { CtxloopError, SearchError, UsageError } from '../../src/core/errors.js';
+import { makeRepo } from '../helpers/make-repo.js';
+import { fakeRun, makeIo, sampleResult } from './fake-io.js';
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+describe('main: exit codes', () => {
+  it('0 when the run finishes, with the result on stdout', async () => {
+    const io = makeIo();
+    const run = fakeRun();
+    expect(await main(['retrieve', '--task', 'fix it', '--json'], io, run)).toBe(0);
+    expect(JSON.parse(io.stdout.text)).toEqual(sampleResult());
+  });
+
+  it('1 for a SearchError, with its message and hint on stderr and no stack trace', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => {
+      throw new SearchError('search_failed', 'ripgrep failed in /repo: regex parse error', { hint: 'try a simpler task' });
+    });
+    expect(await main(['retrieve', '--task', 'x'], io, run)).toBe(1);
+    expect(io.stderr.text).toBe('ctxloop: ripgrep failed in /repo: regex parse error\n  hint: try a simpler task\n');
+    expect(io.stdout.text).toBe('');
+  });
+
+  it('2 for a UsageError from the run (root not found)', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => {
+      throw new UsageError('root_not_found', 'root not found: /nope');
+    });
+    expect(await main(['retrieve', '--task', 'x', '--root', '/nope'], io, run)).toBe(2);
+    expect(io.stderr.text).toBe('ctxloop: root not found: /nope\n');
+  });
+
+  it('130 when the run was aborted', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => {
+      throw new CtxloopError('aborted', 'interrupted');
+    });
+    expect(await main(['retrieve', '--task', 'x'], io, run)).toBe(130);
+    expect(io.stderr.text).toBe('ctxloop: interrupted\n');
+  });
+
+  it('130 when Ctrl-C came but the run still returned: the result is printed', async () => {
+    const controller = new AbortController();
+    const io = makeIo({ signal: controller.signal });
+    const run = fakeRun((_task, options) => {
+      expect(options.signal).toBe(controller.signal);
+      controller.abort();
+      return sampleResult();
+    });
+    expect(await main(['retrieve', '--task', 'x', '--format', 'paths'], io, run)).toBe(130);
+    expect(io.stdout.text).toBe('src/auth/verify.ts\nsrc/auth/tokens.py\n');
+  });
+
+  it('1 for an unexpected error, flagged as a bug with its stack', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => {
+      throw new TypeError('cannot read properties of undefined');
+    });
+    expect(await main(['retrieve', '--task', 'x'], io, run)).toBe(1);
+    const lines = io.stderr.text.split('\n');
+    expect(lines[0]).toBe('ctxloop: cannot read properties of undefined');
+    expect(lines[1]).toBe('this is a bug, please report it');
+    expect(io.stderr.text).toMatch(/TypeError: cannot read properties of undefined\n\s+at /);
+  });
+
+  it('a stack trace for our own errors only with --verbose', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => {
+      throw new SearchError('fs_error', 'cannot read /repo/x', { cause: new Error('EACCES') });
+    });
+    expect(await main(['retrieve', '--task', 'x', '--verbose'], io, run)).toBe(1);
+    expect(io.stderr.text).toMatch(/^ctxloop: cannot read \/repo\/x\n  SearchError: cannot read/);
+    expect(io.stderr.text).toContain('caused by: Error: EACCES');
+    expect(io.stderr.text).not.toContain('this is a bug');
+  });
+});
+
+describe('main: flags', () => {
+  const usage = async (argv: string[]) => {
+    const io = makeIo();
+    const run = fakeRun();
+    const code = await main(['retrieve', ...argv], io, run);
+    expect(run.calls).toHaveLength(0);
+    return { code, stderr: io.stderr.text, stdout: io.stdout.text };
+  };
+
+  it('--threshold out of range', async () => {
+    expect(await usage(['--task', 'x', '--threshold', '2'])).toEqual({ code: 2, stdout: '', stderr: 'ctxloop: --threshold must be between 0 and 1 (got 2)\n' });
+  });
+
+  it('--max-cycles out of range, and not a whole number', async () => {
+    expect((await usage(['--task', 'x', '--max-cycles', '9'])).stderr).toBe('ctxloop: --max-cycles must be between 1 and 3 (got 9)\n');
+    expect((await usage(['--task', 'x', '--max-cycles', '1.5'])).stderr).toBe('ctxloop: --max-cycles must be a whole number (got 1.5)\n');
+  });
+
+  it('--budget that is not a number', async () => {
+    expect(await usage(['--task', 'x', '--budget', 'abc'])).toEqual({ code: 2, stdout: '', stderr: 'ctxloop: --budget must be a number (got "abc")\n' });
+  });
+
+  it('--provider and --format outside their lists', async () => {
+    expect((await usage(['--task', 'x', '--provider', 'gemini'])).stderr).toBe('ctxloop: --provider must be one of auto, offline, anthropic, openai (got "gemini")\n');
+    expect((await usage(['--task', 'x', '--format', 'yaml'])).stderr).toBe('ctxloop: --format must be one of json, md, paths (got "yaml")\n');
+  });
+
+  it('an unknown flag: one line ending (see ctxloop --help), with a guess when close', async () => {
+    const { code, stderr } = await usage(['--task', 'x', '--treshold', '0.5']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('ctxloop: unknown flag --treshold, did you mean --threshold? (see ctxloop --help)\n');
+    expect((await usage(['--frobnicate'])).stderr).toBe('ctxloop: unknown flag --frobnicate (see ctxloop --help)\n');
+  });
+
+  it('a flag without its value, and conflicting flags', async () => {
+    expect((await usage(['--task'])).stderr).toBe('ctxloop: --task needs a value (see ctxloop --help)\n');
+    expect((await usage(['--task', 'x', '--json', '--format', 'md'])).code).toBe(2);
+    expect((await usage(['--task', 'x', '--quiet', '--verbose'])).code).toBe(2);
+    expect((await usage(['--task', 'x', '--cache', 'd', '--no-cache'])).code).toBe(2);
+    expect((await usage(['--task', 'x', '--task-file', 'f'])).code).toBe(2);
+  });
+
+  it('a bad flag with --json still prints the error object on stdout', async () => {
+    const { code, stdout } = await usage(['--json', '--threshold', '7', '--task', 'x']);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toEqual({ error: { code: 'bad_option', message: '--threshold must be between 0 and 1 (got 7)' } });
+  });
+
+  it('an empty task after trimming is no_task', async () => {
+    const io = makeIo();
+    expect(await main(['retrieve', '--task', '   \n ', '--json'], io, fakeRun())).toBe(2);
+    expect(JSON.parse(io.stdout.text).error.code).toBe('no_task');
+    expect(io.stderr.text).toContain('hint: pass --task');
+  });
+
+  it('a missing --task-file names the path', async () => {
+    const io = makeIo({ cwd: '/tmp' });
+    expect(await main(['retrieve', '--task-file', 'nope/issue.md'], io, fakeRun())).toBe(2);
+    expect(io.stderr.text).toBe('ctxloop: --task-file: cannot read /tmp/nope/issue.md (no such file)\n');
+  });
+
+  it('reads --task-file relative to cwd, trimmed', async () => {
+    const repo = makeRepo({ 'issue.md': '\n  Login fails after `refreshToken` expires\n\n' }, { git: false });
+    try {
+      const run = fakeRun();
+      expect(await main(['retrieve', '--task-file', 'issue.md'], makeIo({ cwd: repo.root }), run)).toBe(0);
+      expect(run.calls[0]?.task).toBe('Login fails after `refreshToken` expires');
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
+
+describe('main: the task on stdin', () => {
+  it('reads piped stdin when neither --task nor --task-file is given', async () => {
+    const run = fakeRun();
+    expect(await main(['retrieve'], makeIo({ stdin: '  fix the login redirect \n' }), run)).toBe(0);
+    expect(run.calls[0]?.task).toBe('fix the login redirect');
+  });
+
+  it('reads stdin for --task-file -', async () => {
+    const run = fakeRun();
+    expect(await main(['retrieve', '--task-file', '-'], makeIo({ stdin: 'from a pipe' }), run)).toBe(0);
+    expect(run.calls[0]?.task).toBe('from a pipe');
+  });
+
+  it('never waits on a terminal: no task is a usage error', async () => {
+    const io = makeIo();
+    expect(await main(['retrieve'], io, fakeRun())).toBe(2);
+    expect(io.stderr.text).toBe('ctxloop: no task given\n  hint: pass --task "…", --task-file FILE, or pipe the task on stdin\n');
+  });
+});
+
+describe('main: help and version', () => {
+  it.each([['--help'], ['-h'], ['help']])('%s prints help with the exit codes on stdout, exit 0', async (flag) => {
+    const io = makeIo();
+    expect(await main([flag], io, fakeRun())).toBe(0);
+    expect(io.stdout.text).toContain('Usage:');
+    expect(io.stdout.text).toContain('retrieve');
+    expect(io.stdout.text).toMatch(/Exit codes:[\s\S]*130/);
+    expect(io.stderr.text).toBe('');
+  });
+
+  it.each([['--version'], ['-v']])('%s prints the package version', async (flag) => {
+    const io = makeIo();
+    expect(await main([flag], io, fakeRun())).toBe(0);
+    expect(io.stdout.text).toBe(`${version}\n`);
+  });
+
+  it('no arguments: help on stderr, exit 2, stdout empty', async () => {
+    const io = makeIo();
+    expect(await main([], io, fakeRun())).toBe(2);
+    expect(io.stdout.text).toBe('');
+    expect(io.stderr.text).toContain('Usage:');
+  });
+
+  it('retrieve --help and help retrieve print the flags, even next to a bad flag', async () => {
+    for (const argv of [['retrieve', '--help'], ['help', 'retrieve'], ['retrieve', '--bogus', '-h']]) {
+      const io = makeIo();
+      expect(await main(argv, io, fakeRun())).toBe(0);
+      expect(io.stdout.text).toContain('--max-cycles N');
+    }
+  });
+
+  it('an unknown command is a usage error', async () => {
+    const io = makeIo();
+    expect(await main(['retreive'], io, fakeRun())).toBe(2);
+    expect(io.stderr.text).toBe('ctxloop: unknown command "retreive", did you mean retrieve? (see ctxloop --help)\n');
+  });
+});
+
+describe('main: the options passed to retrieve()', () => {
+  it('resolves paths against io.cwd and passes repeatable flags as arrays', async () => {
+    const run = fakeRun();
+    const argv = ['retrieve', '--task', 't', '--root', 'sub', '--scope', 'src', '--scope', 'lib', '--include', '*.ts', '--exclude', 'dist/**', '--exclude', '*.min.js', '--max-cycles', '2', '--threshold', '0.6', '--budget', '4000', '--provider', 'offline', '--model', 'm', '--cache', '.c', '--with-content', '--agents-dir', 'a', '--prompts-dir', '/abs/p'];
+    expect(await main(argv, makeIo({ cwd: '/home/me' }), run)).toBe(0);
+    const { options } = run.calls[0]!;
+    expect(options).toMatchObject({
+      root: '/home/me/sub',
+      scope: ['src', 'lib'],
+      include: ['*.ts'],
+      exclude: ['dist/**', '*.min.js'],
+      maxCycles: 2,
+      threshold: 0.6,
+      budget: 4000,
+      provider: 'offline',
+      model: 'm',
+      cache: join('/home/me', '.c'),
+      withContent: true,
+      agentsDir: '/home/me/a',
+      promptsDir: '/abs/p',
+    });
+    expect(typeof options.onProgress).toBe('function');
+    expect(typeof options.logger?.info).toBe('function');
+  });
+
+  it('defaults root to cwd, sets nothing that was not given, and --no-cache is cache: false', async () => {
+    const run = fakeRun();
+    await main(['retrieve', '--task', 't'], makeIo({ cwd: '/r' }), run);
+    expect(Object.keys(run.calls[0]!.options).sort()).toEqual(['logger', 'onProgress', 'root']);
+    expect(run.calls[0]!.options.root).toBe('/r');
+    await main(['retrieve', '--task', 't', '--no-cache'], makeIo(), run);
+    expect(run.calls[1]!.options.cache).toBe(false);
+  });
+});

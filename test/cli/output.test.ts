@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import type { RetrieveOptions } from '../../src/core/options.js';
+import { SearchError } from '../../src/core/errors.js';
+import { Collector, fakeRun, makeIo, sampleResult } from './fake-io.js';
+import { writeOutput } from '../../src/cli/write.js';
+
+const ANSI = /\u001B\[/;
+
+/** A run that talks the way the orchestrator does: logs at every level and reports progress. */
+const chattyRun = () =>
+  fakeRun((_task, options: RetrieveOptions) => {
+    options.logger?.info('provider: offline (no model configured)');
+    options.logger?.warn('ANTHROPIC_API_KEY rejected, using offline');
+    options.logger?.debug('rg --json -F verifyemail');
+    options.onProgress?.({ type: 'dispatch', cycle: 1, candidates: 142, ms: 120 });
+    options.onProgress?.({ type: 'evaluate', cycle: 1, scored: 142, kept: 4, ms: 90 });
+    options.onProgress?.({ type: 'refine', cycle: 1, gaps: ['where is x defined?'], stop: true, why: 'enough files' });
+    options.onProgress?.({ type: 'pack', files: 2, tokens: 1840 });
+    return sampleResult();
+  });
+
+describe('stdout carries the result and nothing else', () => {
+  it('--json: parseable JSON, exactly the contract, progress only on stderr', async () => {
+    const io = makeIo();
+    expect(await main(['retrieve', '--task', 't', '--json', '--verbose'], io, chattyRun())).toBe(0);
+    expect(JSON.parse(io.stdout.text)).toEqual(sampleResult());
+    expect(io.stdout.text).toBe(`${JSON.stringify(sampleResult(), null, 2)}\n`);
+    expect(io.stderr.text).toContain('cycle 1: 142 candidates, 4 kept (210 ms)');
+  });
+
+  it('--json: fields outside the contract are not printed', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => Object.assign(sampleResult(), { internalTrace: [1, 2] }));
+    await main(['retrieve', '--task', 't', '--json'], io, run);
+    expect(Object.keys(JSON.parse(io.stdout.text))).not.toContain('internalTrace');
+  });
+
+  it('--json failure: the error object on stdout, the message on stderr', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => {
+      throw new SearchError('rg_not_found', 'ripgrep binary not found');
+    });
+    expect(await main(['retrieve', '--task', 't', '--format', 'json'], io, run)).toBe(1);
+    expect(JSON.parse(io.stdout.text)).toEqual({ error: { code: 'rg_not_found', message: 'ripgrep binary not found' } });
+    expect(io.stderr.text).toBe('ctxloop: ripgrep binary not found\n');
+  });
+
+  it('--format paths: one packed file a line, no candidates', async () => {
+    const io = makeIo();
+    await main(['retrieve', '--task', 't', '--format', 'paths'], io, fakeRun());
+    expect(io.stdout.text).toBe('src/auth/verify.ts\nsrc/auth/tokens.py\n');
+  });
+
+  it('md (the default): file headers, regions and fenced code', async () => {
+    const io = makeIo();
+    await main(['retrieve', '--task', 't'], io, fakeRun());
+    expect(io.stdout.text).toContain('## src/auth/verify.ts (score 0.93)');
+    expect(io.stdout.text).toContain('- lines 40–52 (verifyEmail)');
+    expect(io.stdout.text).toContain('```typescript\nexport function verifyEmail(token: string) {');
+    expect(io.stdout.text).not.toMatch(ANSI);
+  });
+
+  it('a large JSON result through a slow pipe arrives whole', async () => {
+    const big = sampleResult({
+      candidates: Array.from({ length: 3000 }, (_, i) => ({ path: `src/generated/module-${i}.ts`, score: 0.1, reason: 'a long reason '.repeat(3) })),
+    });
+    const io = makeIo();
+    io.stdout = new Collector(false, { highWaterMark: 1024, delay: 1 });
+    expect(await main(['retrieve', '--task', 't', '--json'], io, fakeRun(() => big))).toBe(0);
+    expect(io.stdout.text.length).toBeGreaterThan(200_000);
+    expect(JSON.parse(io.stdout.text).candidates).toHaveLength(3000);
+  });
+});
+
+describe('stderr by level', () => {
+  const stderrFor = async (flags: string[], tty = false, env: Record<string, string> = {}) => {
+    const io = makeIo({ stderrTty: tty, env });
+    expect(await main(['retrieve', '--task', 't', ...flags], io, chattyRun())).toBe(0);
+    return io.stderr.text;
+  };
+
+  it('default, not a terminal: provider, warnings and the summary; no cycle lines, no debug', async () => {
+    const text = await stderrFor([]);
+    expect(text).toContain('provider: offline');
+    expect(text).toContain('warning: ANTHROPIC_API_KEY rejected');
+    expect(text).toContain('2 files, 1840 tokens, provider offline, 1 cycle');
+    expect(text).not.toContain('cycle 1:');
+    expect(text).not.toContain('debug:');
+  });
+
+  it('default on a terminal: a line per cycle', async () => {
+    expect(await stderrFor([], true)).toContain('cycle 1: 142 candidates, 4 kept');
+  });
+
+  it('--quiet: nothing but errors', async () => {
+    expect(await stderrFor(['--quiet'])).toBe('');
+  });
+
+  it('--verbose: cycle lines, per-stage detail and debug logs', async () => {
+    const text = await stderrFor(['--verbose']);
+    expect(text).toContain('cycle 1: 142 candidates, 4 kept (210 ms)');
+    expect(text).toContain('cycle 1 dispatch: 142 candidates (120 ms)');
+    expect(text).toContain('cycle 1 refine: stop (enough files); gaps: where is x defined?');
+    expect(text).toContain('pack: 2 files, 1840 tokens');
+    expect(text).toContain('debug: rg --json -F verifyemail');
+  });
+
+  it('colour only on a terminal, never with NO_COLOR, TERM=dumb or --no-color', async () => {
+    expect(await stderrFor([])).not.toMatch(ANSI);
+    expect(await stderrFor([], true)).toMatch(ANSI);
+    expect(await stderrFor([], true, { NO_COLOR: '1' })).not.toMatch(ANSI);
+    expect(await stderrFor([], true, { TERM: 'dumb' })).not.toMatch(ANSI);
+    expect(await stderrFor(['--no-color'], true)).not.toMatch(ANSI);
+  });
+
+  it('says so on stderr when no file reached the threshold, and still exits 0', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => sampleResult({ files: [] }));
+    expect(await main(['retrieve', '--task', 't', '--format', 'paths'], io, run)).toBe(0);
+    expect(io.stdout.text).toBe('');
+    expect(io.stderr.text).toContain('warning: no file reached the threshold (best candidate: src/db/schema.ts, 0.55)');
+  });
+});
+
+describe('writeOutput', () => {
+  it('treats a closed reader (EPIPE) as the end, not an error', async () => {
+    const stream = new Collector();
+    stream._write = (_chunk, _encoding, callback) => callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await expect(writeOutput('x'.repeat(200_000), stream)).resolves.toBeUndefined();
+  });
+
+  it('rejects on any other write error', async () => {
+    const stream = new Collector();
+    stream._write = (_chunk, _encoding, callback) => callback(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
+    await expect(writeOutput('x', stream)).rejects.toThrow('disk full');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import { renderMarkdown } from '../../src/cli/render/md.js';
+import { renderPaths } from '../../src/cli/render/paths.js';
+import { CacheError, CtxloopError, ProviderError, SearchError, UsageError } from '../../src/core/errors.js';
+import { sampleResult } from './fake-io.js';
+
+describe('renderMarkdown', () => {
+  const md = renderMarkdown(sampleResult({ fallback: { reason: 'no_api_key' } }));
+
+  it('starts with the task as title and says which provider ran', () => {
+    expect(md.split('\n')[0]).toBe('# Context for: email verification links expire too early');
+    expect(md).toContain('provider: offline (fallback: no_api_key)');
+  });
+
+  it('lists each file with score, reason and regions; code fenced by language', () => {
+    expect(md).toContain('## src/auth/verify.ts (score 0.93)\n\ndefines verifyEmail, named by the task');
+    expect(md).toContain('- line 60');
+    expect(md).toContain('## src/auth/tokens.py (score 0.71)');
+    expect(md).toContain('- lines 1–9 (expiry)');
+    expect(md).not.toContain('```python'); // the Python region has no content
+  });
+
+  it('ends with candidates, gaps and a footer', () => {
+    expect(md).toContain('## Candidates\n\n- src/db/schema.ts (0.55)');
+    expect(md).toContain('## Gaps\n\n- where is sendVerificationEmail defined?');
+    expect(md.trimEnd().split('\n').at(-1)).toBe('1 cycle · 1840 tokens');
+  });
+
+  it('uses a longer fence when the code itself holds ```', () => {
+    const result = sampleResult({ files: [{ path: 'README.md', score: 0.8, reason: 'r', regions: [{ start: 1, end: 3, content: '```sh\nnpm i\n```' }] }] });
+    expect(renderMarkdown(result)).toContain('````\n```sh\nnpm i\n```\n````');
+  });
+
+  it('says when no file reached the threshold, and uses only the first line of a long task', () => {
+    const text = renderMarkdown(sampleResult({ files: [], task: 'TypeError in parse()\n  at parse (src/p.ts:3)' }));
+    expect(text.split('\n')[0]).toBe('# Context for: TypeError in parse()');
+    expect(text).toContain('No file reached the threshold');
+  });
+});
+
+describe('renderPaths', () => {
+  it('prints nothing when no file was packed', () => {
+    expect(renderPaths(sampleResult({ files: [] }))).toBe('');
+  });
+});
+
+describe('exitCodeFor', () => {
+  it.each([
+    [{ ok: true } as const, 0],
+    [{ ok: false, error: new SearchError('search_failed', 'x') } as const, 1],
+    [{ ok: false, error: new CacheError('cache_error', 'x') } as const, 1],
+    [{ ok: false, error: new Error('unexpected') } as const, 1],
+    [{ ok: false, error: 'a thrown string' } as const, 1],
+    [{ ok: false, error: new ProviderError('auth_failed', 'x', { provider: 'anthropic' }) } as const, 1],
+    [{ ok: false, error: new UsageError('bad_option', 'x') } as const, 2],
+    [{ ok: false, error: new CtxloopError('bad_config', 'x') } as const, 2],
+    [{ ok: false, error: new CtxloopError('aborted', 'interrupted') } as const, 130],
+    [{ ok: false, error: Object.assign(new Error('aborted'), { name: 'AbortError' }) } as const, 130],
+  ])('%o → %i', (outcome, code) => {
+    expect(exitCodeFor(outcome)).toBe(code);
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import { loadPrompts, renderPrompt, type PromptTemplate } from '../../src/roles/prompts.js';
+
+const template: PromptTemplate = {
+  name: 'greet',
+  version: 1,
+  variables: ['task', 'threshold'],
+  body: 'Task: {{task}}\nKeep files scoring at least {{ threshold }}.',
+  file: 'prompts/greet.md',
+};
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).code).toBe('bad_prompt');
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('renderPrompt', () => {
+  it('fills every placeholder, spaces inside braces allowed', () => {
+    expect(renderPrompt(template, { task: 'fix login', threshold: '0.7' })).toBe('Task: fix login\nKeep files scoring at least 0.7.');
+  });
+
+  it('never expands placeholders found inside a value', () => {
+    expect(renderPrompt(template, { task: 'render {{threshold}} literally', threshold: '0.7' })).toContain('Task: render {{threshold}} literally');
+  });
+
+  it('fails on a missing variable', () => {
+    expect(messageOf(() => renderPrompt(template, { task: 'x' }))).toBe('prompts/greet.md: missing variable threshold');
+  });
+
+  it('fails on an unknown variable', () => {
+    expect(messageOf(() => renderPrompt(template, { task: 'x', threshold: '1', model: 'y' }))).toBe('prompts/greet.md: unknown variable model (declared: task, threshold)');
+  });
+
+  it('fails on a placeholder the front matter does not declare', () => {
+    const undeclared = { ...template, body: `${template.body} {{gaps}}` };
+    expect(messageOf(() => renderPrompt(undeclared, { task: 'x', threshold: '1' }))).toBe('prompts/greet.md: placeholder {{gaps}} is not declared in variables');
+  });
+
+  it('fails on a malformed placeholder', () => {
+    const malformed = { ...template, body: `${template.body} {{ two words }}` };
+    expect(messageOf(() => renderPrompt(malformed, { task: 'x', threshold: '1' }))).toBe('prompts/greet.md: malformed placeholder {{ two words }}');
+  });
+
+  it('renders the bundled prompts with the variables the loop passes', async () => {
+    const prompts = await loadPrompts();
+    const evaluate = renderPrompt(prompts.get('evaluate')!, { task: 'T', candidates: 'src/a.ts\n  function a()', threshold: '0.7' });
+    expect(evaluate).toContain('<candidates>\nsrc/a.ts\n  function a()\n</candidates>');
+    expect(evaluate).toContain('at least 0.7');
+    expect(evaluate).not.toMatch(/\{\{/);
+    const refine = renderPrompt(prompts.get('refine')!, { task: 'T', scores: 'S', gaps: 'G', query: 'Q' });
+    expect(refine).not.toMatch(/\{\{/);
+  });
+});

@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadAgents, loadRoles } from '../../src/roles/agents.js';
+import { BUNDLED_AGENTS_DIR, BUNDLED_PROMPTS_DIR } from '../../src/roles/bundled-dirs.js';
+import { loadPrompts } from '../../src/roles/prompts.js';
+import { UsageError } from '../../src/core/errors.js';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+
+let temp: TempRepo | undefined;
+afterEach(() => {
+  temp?.cleanup();
+  temp = undefined;
+});
+const folder = (files: Record<string, string>): string => {
+  temp = makeRepo(files, { git: false });
+  return temp.root;
+};
+
+/** The UsageError a promise rejects with. */
+async function usageErrorOf(promise: Promise<unknown>): Promise<UsageError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UsageError);
+  return error as UsageError;
+}
+
+describe('bundled roles', () => {
+  it('are found from src/roles (two levels below the package root)', () => {
+    expect(existsSync(join(BUNDLED_AGENTS_DIR, 'retriever.md'))).toBe(true);
+    expect(existsSync(join(BUNDLED_PROMPTS_DIR, 'evaluate.md'))).toBe(true);
+  });
+
+  it('load and validate together', async () => {
+    const { agents, prompts } = await loadRoles();
+    expect([...agents.keys()].sort()).toEqual(['context-scout', 'evaluator', 'refiner', 'retriever']);
+    expect([...prompts.keys()].sort()).toEqual(['evaluate', 'plan', 'refine']);
+    expect(agents.get('retriever')).toMatchObject({ tools: ['glob', 'grep', 'read_signature'], prompt: 'plan', file: 'agents/retriever.md' });
+    expect(agents.get('evaluator')).toMatchObject({ prompt: 'evaluate', model: { anthropic: 'claude-haiku-4-5', openai: 'gpt-4.1-mini' } });
+    expect(prompts.get('evaluate')).toMatchObject({ version: 1, variables: ['task', 'candidates', 'threshold'], file: 'prompts/evaluate.md' });
+    expect(prompts.get('refine')?.variables).toEqual(['task', 'scores', 'gaps', 'query']);
+    for (const prompt of prompts.values()) expect(Number.isInteger(prompt.version)).toBe(true);
+  });
+
+  it('ship a Claude Code subagent that runs ctxloop before work', async () => {
+    const scout = (await loadAgents()).get('context-scout');
+    expect(scout?.description).toMatch(/use proactively before starting any coding task/i);
+    expect(scout?.tools).toEqual(['Bash', 'Read', 'Grep', 'Glob']);
+    expect(scout?.body).toContain('npx ctxloop retrieve');
+    expect(scout?.body).toContain('--format md');
+  });
+
+  it('ask for strict JSON with the documented schemas', async () => {
+    const prompts = await loadPrompts();
+    expect(prompts.get('evaluate')?.body).toContain('{"scores":[{"path":');
+    expect(prompts.get('evaluate')?.body).toContain('"missing":[]');
+    for (const name of ['plan', 'refine']) expect(prompts.get(name)?.body).toContain('{"keywords":[],"patterns":[],"excludes":[],"focusAreas":[]}');
+  });
+});
+
+describe('user folders', () => {
+  const agent = (name: string, extra = ''): string => `---\nname: ${name}\ndescription: a role of my own\n${extra}---\nDo the thing.\n`;
+
+  it('--agents-dir loads a user folder instead of the bundled one', async () => {
+    const dir = folder({ 'mine.md': agent('mine', 'model: haiku\ntools: Read, Grep\ncolor: blue\n'), 'README.md': '# notes, not a role' });
+    const { agents, prompts } = await loadRoles({ agentsDir: dir });
+    expect([...agents.keys()]).toEqual(['mine']);
+    expect(agents.get('mine')).toMatchObject({ model: { default: 'haiku' }, tools: ['Read', 'Grep'], body: 'Do the thing.', file: join(dir, 'mine.md') });
+    expect(prompts.has('evaluate')).toBe(true);
+  });
+
+  it('a missing field is one line naming the file and the field', async () => {
+    const dir = folder({ 'evaluator.md': '---\nname: evaluator\n---\nbody\n' });
+    const error = await usageErrorOf(loadAgents(dir));
+    expect(error.code).toBe('bad_agent');
+    expect(error.message).toBe(`${join(dir, 'evaluator.md')}: description is required`);
+  });
+
+  it('a wrong type, bad YAML, or no front matter are each one line', async () => {
+    const wrongType = folder({ 'a.md': agent('a', 'tools: 5\n') });
+    expect((await usageErrorOf(loadAgents(wrongType))).message).toMatch(/a\.md: tools: .* \(got 5\)$/);
+    temp?.cleanup();
+    const badYaml = folder({ 'b.md': '---\nname: [b\n---\nbody' });
+    const yamlError = await usageErrorOf(loadAgents(badYaml));
+    expect(yamlError.message).toMatch(/b\.md: invalid YAML in front matter: /);
+    expect(yamlError.message).not.toContain('\n');
+    temp?.cleanup();
+    const none = folder({ 'c.md': '# just markdown\n' });
+    expect((await usageErrorOf(loadAgents(none))).message).toContain('c.md: missing front matter');
+  });
+
+  it('a prompt with an undeclared placeholder fails at load', async () => {
+    const dir = folder({ 'p.md': '---\nname: p\nversion: 1\nvariables: [task]\n---\nDo {{task}} with {{extra}}.\n' });
+    const error = await usageErrorOf(loadPrompts(dir));
+    expect(error.code).toBe('bad_prompt');
+    expect(error.message).toBe(`${join(dir, 'p.md')}: placeholder {{extra}} is not declared in variables`);
+  });
+
+  it('a prompt with a non-integer version or a typo in a field fails at load', async () => {
+    const dir = folder({ 'p.md': '---\nname: p\nversion: 1.5\nvariables: []\n---\nhello\n' });
+    expect((await usageErrorOf(loadPrompts(dir))).message).toMatch(/p\.md: version: must be a whole number \(got 1\.5\)$/);
+    temp?.cleanup();
+    const typo = folder({ 'p.md': '---\nname: p\nversion: 1\nvariable: [task]\n---\n{{task}}\n' });
+    expect((await usageErrorOf(loadPrompts(typo))).message).toMatch(/p\.md: unknown field variable$/);
+  });
+
+  it('a user prompts folder must provide the loop prompts with their variables', async () => {
+    const missing = folder({ 'plan.md': '---\nname: plan\nversion: 2\nvariables: [task]\n---\n{{task}}\n' });
+    const error = await usageErrorOf(loadRoles({ promptsDir: missing }));
+    expect(error.code).toBe('bad_prompt');
+    expect(error.message).toBe(`prompt "evaluate" not found in ${missing}`);
+  });
+
+  it('an agent naming a prompt that does not exist fails', async () => {
+    const dir = folder({ 'x.md': agent('x', 'prompt: summarize\n') });
+    expect((await usageErrorOf(loadRoles({ agentsDir: dir }))).message).toBe(`${join(dir, 'x.md')}: prompt "summarize" not found in ${BUNDLED_PROMPTS_DIR}`);
+  });
+
+  it('two files with one name, and a folder that does not exist, are usage errors', async () => {
+    const dir = folder({ 'a.md': agent('same'), 'b.md': agent('same') });
+    expect((await usageErrorOf(loadAgents(dir))).message).toContain('b.md: name "same" is already used by');
+    const gone = await usageErrorOf(loadAgents(join(dir, 'nope')));
+    expect(gone.message).toBe(`agents folder not found: ${join(dir, 'nope')}`);
+  });
+});
