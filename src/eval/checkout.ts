@@ -1,0 +1,81 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CtxloopError } from '../core/errors.js';
+import { runGit } from './git.js';
+import { locateMirror } from './mirror.js';
+import { scrubRefs } from './refs.js';
+import { findMissingBlobs, writeSparsePatterns } from './sparse.js';
+
+export interface CheckoutResult {
+  /** Absolute root of the working tree, at the base commit. */
+  root: string;
+  /** The full hash of the base commit. */
+  commit: string;
+  /** Paths left out because the mirror lacks their blobs. */
+  excluded: string[];
+  /** True when the clone was made by this call (the first task of the repository). */
+  cloned: boolean;
+}
+
+/**
+ * A working tree of `repo` at `baseCommit`, with no ref but the detached HEAD. One clone per
+ * repository (`<workDir>/<owner>+<name>`, sharing the mirror's objects) is made once and reused:
+ * later tasks only move it (`checkout -f --detach`, `clean -fdq`).
+ */
+export async function prepareCheckout(reposDir: string, repo: string, baseCommit: string, workDir: string): Promise<CheckoutResult> {
+  const root = join(workDir, repo.replace('/', '+'));
+  const gitDir = join(root, '.git');
+  let cloned = false;
+  if (!(await isFile(join(gitDir, 'HEAD')))) {
+    const mirror = await locateMirror(reposDir, repo);
+    await createClone(mirror, root);
+    cloned = true;
+  }
+  const commit = await resolveCommit(root, repo, baseCommit);
+  const excluded = await findMissingBlobs(root, commit);
+  await writeSparsePatterns(gitDir, excluded);
+  // A run killed mid-checkout leaves its lock behind; one work dir serves one run at a time.
+  await rm(join(gitDir, 'index.lock'), { force: true });
+  await runGit(['checkout', '-f', '-q', '--detach', commit], { cwd: root });
+  await runGit(['clean', '-fdq'], { cwd: root });
+  await scrubRefs(root, gitDir);
+  return { root, commit, excluded, cloned };
+}
+
+/** Clones beside the target and renames, so an interrupted clone never looks like a finished one. */
+async function createClone(mirror: string, root: string): Promise<void> {
+  const temp = `${root}.partial-${process.pid}`;
+  await rm(temp, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true });
+  await mkdir(join(root, '..'), { recursive: true });
+  await runGit(['clone', '-q', '--shared', '--no-checkout', mirror, temp], { cwd: join(root, '..') });
+  const settings: Array<[string, string]> = [
+    ['core.logAllRefUpdates', 'false'],
+    ['core.sparseCheckout', 'true'],
+    ['core.sparseCheckoutCone', 'false'],
+    // The objects live in the mirror: a gc here has nothing to gain and time to lose.
+    ['gc.auto', '0'],
+    ['advice.detachedHead', 'false'],
+  ];
+  for (const [key, value] of settings) await runGit(['config', key, value], { cwd: temp });
+  // Without a remote, a fetch cannot bring back the history after the base.
+  await runGit(['remote', 'remove', 'origin'], { cwd: temp });
+  await rename(temp, root);
+}
+
+async function resolveCommit(root: string, repo: string, baseCommit: string): Promise<string> {
+  try {
+    return (await runGit(['rev-parse', '--verify', '-q', `${baseCommit}^{commit}`], { cwd: root })).trim();
+  } catch (error) {
+    throw new CtxloopError('fs_error', `base commit ${baseCommit} of ${repo} is not in its mirror (fetch the full history)`, { cause: error });
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    // Absent: the clone has yet to be made.
+    return false;
+  }
+}

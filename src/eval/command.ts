@@ -1,0 +1,95 @@
+import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import envPaths from 'env-paths';
+import { isAbortError, isCtxloopError, isUsageError, toError, UsageError } from '../core/errors.js';
+import { writeOutput, type OutputStream } from '../cli/write.js';
+import { EVAL_USAGE, parseEvalArgs, type EvalCommandOptions } from './args.js';
+import { readDataset } from './dataset.js';
+import { createProgress, type ProgressStream } from './progress-bar.js';
+import { buildReport, renderReport, renderReportJson } from './report.js';
+import { runEval } from './run.js';
+import type { EvalTask } from './types.js';
+
+/** The CLI's `Io` (cli/io.ts) without stdin: process streams in the binary, in-memory ones in tests. */
+export interface EvalIo {
+  stdout: OutputStream;
+  /** `columns` sizes the progress bar on a terminal. */
+  stderr: OutputStream & ProgressStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Stops the run between tasks (SIGINT). */
+  signal?: AbortSignal;
+}
+
+/** `ctxloop eval`: argv → run → report on stdout. Returns the exit code (0, 1, 2 or 130). */
+export async function evalCommand(argv: string[], io: EvalIo): Promise<number> {
+  let json = argv.includes('--json');
+  try {
+    const options = parseEvalArgs(argv, io.cwd);
+    if (options === 'help') {
+      await writeOutput(EVAL_USAGE, io.stdout);
+      return 0;
+    }
+    json = options.json;
+    await runCommand(options, io);
+    return 0;
+  } catch (error) {
+    return await reportFailure(error, io, json);
+  }
+}
+
+async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void> {
+  const tasks = selectTasks(await readDataset(options.dataset), options);
+  await requireDirectory(options.repos);
+  const workDir = options.work ?? join(envPaths('ctxloop', { suffix: '' }).cache, 'eval');
+  const out = options.out ?? join(workDir, 'runs', `${options.method}-${timestamp()}.jsonl`);
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, '');
+  await writeOutput(`ctxloop: ${options.method} on ${tasks.length} task${tasks.length === 1 ? '' : 's'}, work dir ${workDir}, records in ${out}\n`, io.stderr);
+  const progress = createProgress(io.stderr);
+  const records = await runEval({
+    tasks,
+    reposDir: options.repos,
+    workDir,
+    method: options.method,
+    cycle1: options.compareCycles,
+    cache: options.cache,
+    ...(options.maxCycles === undefined ? {} : { maxCycles: options.maxCycles }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    onRecord: async (record, done, total) => {
+      await appendFile(out, JSON.stringify(record) + '\n');
+      progress.update(record, done, total);
+    },
+  }).finally(() => progress.finish());
+  const report = buildReport(records, { method: options.method, dataset: options.dataset, out });
+  await writeOutput(options.json ? renderReportJson(report) : renderReport(report), io.stdout);
+}
+
+function selectTasks(tasks: EvalTask[], options: EvalCommandOptions): EvalTask[] {
+  const only = options.only;
+  const selected = (only ? tasks.filter((task) => only.test(task.id)) : tasks).slice(0, options.limit);
+  if (selected.length === 0) throw new UsageError('bad_option', `no task of ${options.dataset} matches --only ${only?.source ?? ''}`.trimEnd());
+  return selected;
+}
+
+async function requireDirectory(dir: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) throw new UsageError('root_not_found', `--repos ${dir} is not a directory`);
+}
+
+async function reportFailure(error: unknown, io: EvalIo, json: boolean): Promise<number> {
+  const err = toError(error);
+  const code = isAbortError(err) ? 130 : isUsageError(err) ? 2 : 1;
+  const known = isCtxloopError(err);
+  const lines = [`ctxloop: ${err.message}`];
+  if (known && err.hint) lines.push(err.hint);
+  // Anything but our own errors is a bug: keep its stack.
+  if (!known && err.stack) lines.push(err.stack, 'ctxloop: this is a bug, please report it');
+  await writeOutput(lines.join('\n') + '\n', io.stderr);
+  if (json) await writeOutput(JSON.stringify({ error: { code: known ? err.code : 'internal', message: err.message } }) + '\n', io.stdout);
+  return code;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}

@@ -1,0 +1,63 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { UsageError } from '../core/errors.js';
+import { toPosix } from '../core/files.js';
+import type { EvalTask } from './types.js';
+
+const taskSchema = z.object({
+  id: z.string().min(1),
+  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name'),
+  base_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, 'must be a commit hash'),
+  task: z.string().min(1),
+  gold_files: z.array(z.string().min(1)).min(1),
+  language: z.string().min(1).optional(),
+});
+
+/** Reads a JSONL dataset; a missing file or a bad line is a `UsageError` naming `file:line`. */
+export async function readDataset(file: string): Promise<EvalTask[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+    throw new UsageError('bad_option', `cannot read dataset ${file}: ${reason}`, { cause: error });
+  }
+  return parseDataset(text, file);
+}
+
+/** Parses JSONL text (blank lines skipped); `source` names the file in errors. */
+export function parseDataset(text: string, source: string): EvalTask[] {
+  const tasks: EvalTask[] = [];
+  const lines = new Map<string, number>();
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line) return;
+    const where = `${source}:${index + 1}`;
+    const task = parseLine(line, where);
+    const previous = lines.get(task.id);
+    if (previous !== undefined) throw new UsageError('bad_config', `${where}: duplicate id ${task.id} (first on line ${previous})`);
+    lines.set(task.id, index + 1);
+    tasks.push(task);
+  });
+  if (tasks.length === 0) throw new UsageError('bad_config', `${source}: no tasks in the dataset`);
+  return tasks;
+}
+
+function parseLine(line: string, where: string): EvalTask {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new UsageError('bad_config', `${where}: not valid JSON (${(error as Error).message})`, { cause: error });
+  }
+  const parsed = taskSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.length ? issue.path.join('.') : 'line';
+    throw new UsageError('bad_config', `${where}: ${field}: ${issue?.message ?? 'invalid'}`);
+  }
+  const { language, ...rest } = parsed.data;
+  const task: EvalTask = { ...rest, gold_files: [...new Set(rest.gold_files.map(toPosix))] };
+  if (language !== undefined) task.language = language;
+  return task;
+}

@@ -1,0 +1,61 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { prepareCheckout } from '../../src/eval/checkout.js';
+import { locateMirror } from '../../src/eval/mirror.js';
+import { git, makeMirror, type MirrorFixture } from './git-fixture.js';
+
+let fixture: MirrorFixture | undefined;
+afterEach(() => fixture?.cleanup());
+
+describe('prepareCheckout', () => {
+  it('checks out the base, leaves out missing blobs and hides every later commit', async () => {
+    fixture = makeMirror();
+    const { reposDir, workDir, base } = fixture;
+    const result = await prepareCheckout(reposDir, 'acme/widget', base, workDir);
+    const root = result.root;
+    expect(root).toBe(join(workDir, 'acme+widget'));
+    expect(result).toMatchObject({ commit: base, excluded: ['data/big.bin'], cloned: true });
+    expect(readFileSync(join(root, 'src/shared.ts'), 'utf8')).toBe('export const version = 1;\n');
+    expect(existsSync(join(root, 'src/fix.ts'))).toBe(false);
+    expect(existsSync(join(root, 'data/big.bin'))).toBe(false);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(base);
+    expect(git(root, 'log', '--all', '--format=%H').split('\n')).toEqual([base]);
+    expect(git(root, 'tag')).toBe('');
+    expect(git(root, 'branch', '-a', '--format=%(refname)')).not.toMatch(/feature|main|origin/);
+    expect(git(root, 'reflog')).toBe('');
+    expect(git(root, 'for-each-ref')).toBe('');
+    expect(git(root, 'remote')).toBe('');
+  });
+
+  it('reuses the clone: moves forward and back, cleaning untracked files', async () => {
+    fixture = makeMirror();
+    const { reposDir, workDir, base, later } = fixture;
+    await prepareCheckout(reposDir, 'acme/widget', base, workDir);
+    const moved = await prepareCheckout(reposDir, 'acme/widget', later.slice(0, 10), workDir);
+    expect(moved).toMatchObject({ commit: later, cloned: false });
+    expect(readFileSync(join(moved.root, 'src/fix.ts'), 'utf8')).toBe('the fix\n');
+    writeFileSync(join(moved.root, 'scratch.txt'), 'left by a run');
+    writeFileSync(join(moved.root, 'src/shared.ts'), 'edited by a run');
+    const back = await prepareCheckout(reposDir, 'acme/widget', base, workDir);
+    expect(existsSync(join(back.root, 'scratch.txt'))).toBe(false);
+    expect(existsSync(join(back.root, 'src/fix.ts'))).toBe(false);
+    expect(readFileSync(join(back.root, 'src/shared.ts'), 'utf8')).toBe('export const version = 1;\n');
+    expect(git(back.root, 'status', '--porcelain')).toBe('');
+    expect(git(back.root, 'log', '--all', '--format=%H').split('\n')).toEqual([base]);
+    expect(git(back.root, 'reflog')).toBe('');
+  });
+
+  it('names the repository when the base commit is not in the mirror', async () => {
+    fixture = makeMirror();
+    await expect(prepareCheckout(fixture.reposDir, 'acme/widget', 'deadbeefdeadbeef', fixture.workDir)).rejects.toThrow(
+      'base commit deadbeefdeadbeef of acme/widget is not in its mirror (fetch the full history)',
+    );
+  });
+
+  it('says where it looked when there is no mirror', async () => {
+    fixture = makeMirror();
+    await expect(locateMirror(fixture.reposDir, 'acme/gadget')).rejects.toThrow(/no mirror of acme\/gadget under .*acme\+gadget\/repo, acme\+gadget and acme\/gadget/);
+    await expect(locateMirror(fixture.reposDir, 'acme/widget')).resolves.toBe(join(fixture.reposDir, 'acme+widget', 'repo'));
+  });
+});

@@ -1,0 +1,79 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { evalCommand } from '../../src/eval/command.js';
+import { makeMirror, type MirrorFixture } from './git-fixture.js';
+import { memoryStream } from './memory-stream.js';
+
+let fixture: MirrorFixture | undefined;
+afterEach(() => fixture?.cleanup());
+
+async function run(argv: string[], cwd = '/') {
+  const stdout = memoryStream();
+  const stderr = memoryStream();
+  const code = await evalCommand(argv, { stdout, stderr, env: {}, cwd });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('evalCommand usage', () => {
+  it.each([
+    [[], '--dataset FILE is required'],
+    [['--dataset', 'd.jsonl'], '--repos DIR is required'],
+    [['--bogus'], 'unknown flag --bogus'],
+    [['--dataset'], '--dataset needs a value'],
+    [['--json=1'], '--json takes no value'],
+    [['stray'], 'unexpected argument stray'],
+    [['--dataset', 'd', '--repos', 'r', '--method', 'grep'], '--method must be ctxloop or bm25 (got "grep")'],
+    [['--dataset', 'd', '--repos', 'r', '--limit', '0'], '--limit must be a whole number ≥ 1 (got "0")'],
+    [['--dataset', 'd', '--repos', 'r', '--max-cycles', '4'], '--max-cycles must be a whole number from 1 to 3 (got "4")'],
+    [['--dataset', 'd', '--repos', 'r', '--only', '('], '--only is not a valid regular expression: "("'],
+    [['--dataset', 'd', '--repos', 'r', '--method', 'bm25', '--compare-cycles'], '--compare-cycles needs --method ctxloop'],
+  ])('%j → exit 2, one line on stderr', async (argv, message) => {
+    const result = await run(argv);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `ctxloop: ${message} (see ctxloop eval --help)\n` });
+  });
+
+  it('prints help on stdout', async () => {
+    const result = await run(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: ctxloop eval --dataset FILE\.jsonl --repos DIR/);
+    expect(result.stderr).toBe('');
+  });
+
+  it('reports a missing dataset or repos dir as usage, with JSON on stdout under --json', async () => {
+    fixture = makeMirror();
+    const missing = await run(['--dataset', 'none.jsonl', '--repos', fixture.reposDir, '--json'], fixture.workDir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^ctxloop: cannot read dataset .*none\.jsonl: no such file\n$/);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: 'bad_option' } });
+    const dataset = join(fixture.reposDir, 'd.jsonl');
+    writeFileSync(dataset, JSON.stringify({ id: 't', repo: 'acme/widget', base_commit: fixture.base, task: 'x', gold_files: ['a'] }) + '\n');
+    const noRepos = await run(['--dataset', dataset, '--repos', join(fixture.reposDir, 'nope')]);
+    expect(noRepos).toMatchObject({ code: 2, stdout: '' });
+    expect(noRepos.stderr).toMatch(/--repos .*nope is not a directory/);
+    const noMatch = await run(['--dataset', dataset, '--repos', fixture.reposDir, '--only', 'zzz']);
+    expect(noMatch.stderr).toMatch(/no task of .*d\.jsonl matches --only zzz/);
+  });
+});
+
+describe('evalCommand run', () => {
+  it('runs bm25 end to end: the report alone on stdout, progress on stderr, records in --out', async () => {
+    fixture = makeMirror({ 'src/auth.ts': 'export function verifyEmail(token) { return check(token); }\n', 'src/other.ts': 'export const unrelated = 1;\n' });
+    const dataset = join(fixture.reposDir, 'd.jsonl');
+    const line = (id: string, commit: string, gold: string) => JSON.stringify({ id, repo: 'acme/widget', base_commit: commit, task: 'verifyEmail fails', gold_files: [gold], language: 'ts' });
+    writeFileSync(dataset, [line('t1', fixture.base, 'src/auth.ts'), line('t2', fixture.later, 'src/fix.ts'), line('t3', 'deadbeef', 'src/auth.ts')].join('\n') + '\n');
+    const out = join(fixture.workDir, 'records.jsonl');
+    const result = await run(['--dataset', dataset, '--repos', fixture.reposDir, '--method', 'bm25', '--work', fixture.workDir, '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ctxloop eval: bm25 on .*d\.jsonl, 3 tasks\n/);
+    expect(result.stdout).toMatch(/\| all +\| +3 \| +33\.3 \|/);
+    expect(result.stdout).toMatch(/\| ts +\| +3 \|.*\| +1 \|\n/);
+    expect(result.stderr).toContain('3/3 t3');
+    expect(result.stderr).toMatch(/ctxloop: t3 failed: checkout: base commit deadbeef of acme\/widget is not in its mirror/);
+    const records = readFileSync(out, 'utf8').trim().split('\n').map((text) => JSON.parse(text));
+    expect(records.map((record) => [record.id, record.ranking[0], record.error !== undefined])).toEqual([['t1', 'src/auth.ts', false], ['t2', 'src/auth.ts', false], ['t3', undefined, true]]);
+
+    const json = await run(['--dataset', dataset, '--repos', fixture.reposDir, '--method', 'bm25', '--work', fixture.workDir, '--out', out, '--json', '--limit', '1']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ method: 'bm25', tasks: 1, overall: { n: 1, acc1: 100, failures: 0 }, languages: { ts: { n: 1 } } });
+  });
+});
