@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import type { Query } from '../core/types.js';
+import { FACTS_VERSION } from '../facts/version.js';
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** JSON with object keys sorted at every level, so equal inputs give equal text. */
+export function stableStringify(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify(value[k]!)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The one key function: hex sha1 of the stable JSON of plain, serializable inputs. Every cache
+ * key is built here, so what a key depends on is visible in one call.
+ */
+export function cacheKey(layer: string, inputs: { [key: string]: Json }): string {
+  return createHash('sha1').update(stableStringify({ layer, ...inputs })).digest('hex');
+}
+
+export interface ScoreKeyInput {
+  /** Evaluator id (`offline`, `anthropic`, `openai`). */
+  evaluator: string;
+  model: string;
+  /** Version of the prompt template (or of the offline scorer). */
+  promptVersion: string | number;
+  /** From `queryKey`. */
+  queryKey: string;
+  /** sha1 of the file's content. */
+  contentHash: string;
+}
+
+export function scoreKey(input: ScoreKeyInput): string {
+  return cacheKey('score', { ...input });
+}
+
+/** Facts depend on the bytes and on the extractor that read them. */
+export function factsKey(contentHash: string, extractorVersion: string | number = FACTS_VERSION): string {
+  return cacheKey('facts', { contentHash, extractorVersion });
+}
+
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+const sortedUnique = (items: readonly string[]): string[] => [...new Set(items)].sort();
+
+/**
+ * Stable hash of what a query asks: keywords with their weights (rounded, so float noise doesn't
+ * miss the cache), literals (case-insensitive, as searched), symbols and paths, each sorted and
+ * deduplicated. Patterns, excludes and focus areas steer the search, not the score: left out.
+ */
+export function queryKey(query: Query): string {
+  const keywords = sortedUnique(query.keywords).map((k): Json => [k, round2(query.weights[k] ?? 1)]);
+  return cacheKey('query', {
+    keywords,
+    literals: sortedUnique(query.literals.map((l) => l.toLowerCase())),
+    symbols: sortedUnique(query.symbols),
+    paths: sortedUnique(query.paths),
+  });
+}

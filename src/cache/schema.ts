@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import type { FileFacts, Score } from '../core/types.js';
+
+export const CACHE_FORMAT = 1;
+
+const entrySchema = z.object({ v: z.unknown(), t: z.number() });
+
+/**
+ * The file's shape, checked on load. Entry values are checked when first read (`factsSchema`,
+ * `scoreSchema`): validating 50,000 entries up front would cost more than the cache saves on a
+ * small run, and one bad entry then costs a miss, not the whole file.
+ */
+export const cacheFileSchema = z.object({
+  version: z.literal(CACHE_FORMAT),
+  root: z.string(),
+  facts: z.record(z.string(), entrySchema),
+  scores: z.record(z.string(), entrySchema),
+});
+
+export interface Entry<T> {
+  v: T;
+  t: number;
+}
+
+export interface CacheFile {
+  version: typeof CACHE_FORMAT;
+  root: string;
+  facts: Record<string, Entry<unknown>>;
+  scores: Record<string, Entry<unknown>>;
+}
+
+const line = z.number().int().min(0);
+
+export const factsSchema: z.ZodType<FileFacts> = z.object({
+  path: z.string(),
+  hash: z.string(),
+  language: z.string(),
+  lines: line,
+  defs: z.array(
+    z.object({
+      name: z.string(),
+      kind: z.enum(['function', 'method', 'class', 'interface', 'type', 'enum', 'struct', 'trait', 'variable', 'constant', 'macro', 'module']),
+      start: line,
+      end: line,
+      parent: z.string().optional(),
+    }),
+  ),
+  imports: z.array(z.string()),
+  calls: z.array(z.string()),
+}) as z.ZodType<FileFacts>;
+
+export const scoreSchema: z.ZodType<Score> = z.object({
+  path: z.string(),
+  relevance: z.number().min(0).max(1),
+  reason: z.string(),
+  missing: z.array(z.string()),
+  evidence: z.array(line),
+});
+
+export function emptyCacheFile(root: string): CacheFile {
+  return { version: CACHE_FORMAT, root, facts: {}, scores: {} };
+}

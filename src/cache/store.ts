@@ -1,0 +1,151 @@
+import { mkdir, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { Low } from 'lowdb';
+import type { Cache } from '../core/deps.js';
+import { CacheError } from '../core/errors.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import type { FileFacts, Score } from '../core/types.js';
+import { createJsonFile } from './atomic-file.js';
+import { mergeLayer, type Layer } from './merge.js';
+import { cacheFileFor } from './paths.js';
+import { cacheFileSchema, emptyCacheFile, factsSchema, scoreSchema, type CacheFile } from './schema.js';
+
+export { cacheStats, clearCache, type CacheStats } from './admin.js';
+export { createMemoryCache } from './memory.js';
+export { cacheFileFor, defaultCacheDir } from './paths.js';
+
+export interface CacheOptions {
+  /** Cache directory (created on first write). */
+  dir: string;
+  /** Repository root: one cache file per root. */
+  root: string;
+  logger?: Logger;
+  /**
+   * Entries kept per layer (facts, scores); the oldest go first.
+   * @default 50000
+   */
+  maxEntries?: number;
+}
+
+/** An entry older than this is re-stamped when read, so what is still used is not evicted. */
+const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The lowdb-backed cache of one root. Reads are from memory; `set*` only marks entries dirty;
+ * `flush()` re-reads the file, merges this process's entries into it and renames a fresh copy
+ * over it, so concurrent runs can lose each other's newest entries but never corrupt the file.
+ * A corrupt file is moved aside; an unwritable directory leaves the cache in memory. Never throws.
+ */
+export async function createCache({ dir, root, logger = silentLogger, maxEntries = 50_000 }: CacheOptions): Promise<Cache> {
+  const file = await cacheFileFor(dir, root);
+  const json = createJsonFile(file);
+  const db = new Low<CacheFile>(
+    {
+      read: async () => {
+        const raw = await json.read();
+        if (raw === null) return null;
+        const parsed = cacheFileSchema.safeParse(raw);
+        if (!parsed.success) throw new CacheError('cache_error', `unexpected shape (${parsed.error.issues[0]?.path.join('.') || 'top level'})`);
+        return parsed.data;
+      },
+      write: (data) => json.write(data),
+    },
+    emptyCacheFile(root),
+  );
+  const dirty = { facts: new Set<string>(), scores: new Set<string>() };
+  const valid = { facts: new Set<string>(), scores: new Set<string>() };
+  let readOnly = false;
+  let pending: Promise<void> = Promise.resolve();
+
+  const stopWriting = (what: string, error: unknown): void => {
+    if (readOnly) return;
+    readOnly = true;
+    logger.warn(`cache: cannot ${what} ${file}: ${describe(error)} (continuing without saving the cache)`);
+  };
+
+  try {
+    await db.read();
+  } catch (error) {
+    db.data = emptyCacheFile(root);
+    if (error instanceof SyntaxError || error instanceof CacheError) await moveAside(file, error, logger);
+    else stopWriting('read', error);
+  }
+  if (db.data.root !== root) db.data = { ...db.data, root };
+
+  const get = <T>(layer: Layer, key: string, schema: { safeParse(v: unknown): { success: boolean } }): T | undefined => {
+    const entry = db.data[layer][key];
+    if (!entry) return undefined;
+    if (!valid[layer].has(key)) {
+      if (!schema.safeParse(entry.v).success) {
+        delete db.data[layer][key];
+        return undefined;
+      }
+      valid[layer].add(key);
+    }
+    const now = Date.now();
+    if (now - entry.t > TOUCH_AFTER_MS) {
+      entry.t = now;
+      dirty[layer].add(key);
+    }
+    return entry.v as T;
+  };
+
+  const set = (layer: Layer, key: string, value: unknown): void => {
+    db.data[layer][key] = { v: value, t: Date.now() };
+    valid[layer].add(key);
+    dirty[layer].add(key);
+  };
+
+  const write = async (): Promise<void> => {
+    if (readOnly || (dirty.facts.size === 0 && dirty.scores.size === 0)) return;
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      let disk: CacheFile | null = null;
+      try {
+        disk = (await db.adapter.read()) ?? null;
+      } catch {
+        disk = null; // Broken on disk since we loaded it: ours replaces it.
+      }
+      const base = disk ?? emptyCacheFile(root);
+      db.data = {
+        version: base.version,
+        root,
+        facts: mergeLayer(base.facts, db.data.facts, dirty.facts, maxEntries),
+        scores: mergeLayer(base.scores, db.data.scores, dirty.scores, maxEntries),
+      };
+      await db.write();
+      dirty.facts.clear();
+      dirty.scores.clear();
+    } catch (error) {
+      stopWriting('write', error);
+    }
+  };
+
+  return {
+    getFacts: (key) => get<FileFacts>('facts', key, factsSchema),
+    setFacts: (key, facts) => set('facts', key, facts),
+    getScore: (key) => get<Score>('scores', key, scoreSchema),
+    setScore: (key, score) => set('scores', key, score),
+    flush() {
+      // Flushes run one after another: two in flight would merge from the same stale read.
+      pending = pending.then(write);
+      return pending;
+    },
+  };
+}
+
+async function moveAside(file: string, error: unknown, logger: Logger): Promise<void> {
+  const aside = `${file}.corrupt-${Date.now()}`;
+  try {
+    await rename(file, aside);
+    logger.warn(`cache: ${file} is unreadable (${describe(error)}); moved to ${aside}, starting empty`);
+  } catch (renameError) {
+    logger.warn(`cache: ${file} is unreadable (${describe(error)}) and could not be moved aside (${describe(renameError)}); starting empty`);
+  }
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return code && !message?.includes(code) ? `${code}: ${message}` : (message ?? 'unknown error');
+}

@@ -1,0 +1,65 @@
+import type { LangSpec, Rule } from './walk.js';
+
+const ANNOTATIONS = String.raw`(?:@[\w.]+(?:\([^)]*\))?\s+)*`;
+const NOT_TYPES = new Set(['return', 'new', 'throw', 'else', 'case', 'yield', 'await', 'goto', 'assert']);
+const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'synchronized', 'return', 'try', 'super', 'this', 'when']);
+
+const CLASS_KINDS: Record<string, 'class' | 'interface' | 'enum'> = { class: 'class', interface: 'interface', enum: 'enum', record: 'class', '@interface': 'interface', object: 'class' };
+
+const JAVA_MODIFIERS = String.raw`(?:(?:public|protected|private|static|final|abstract|sealed|non-sealed|strictfp|default|synchronized|native|transient|volatile)\s+)*`;
+
+const javaClass: Rule = {
+  re: new RegExp(String.raw`^\s*${ANNOTATIONS}${JAVA_MODIFIERS}(?<kw>class|interface|enum|record|@interface)\s+(?<name>\w+)`),
+  kind: 'class',
+  mode: 'body',
+  inner: () => JAVA_MEMBERS,
+  pick: (m) => ({ name: m.groups!.name!, kind: CLASS_KINDS[m.groups!.kw!] ?? 'class' }),
+};
+
+const JAVA_MEMBERS: readonly Rule[] = [
+  javaClass,
+  {
+    // void run(), public <T> List<T> find(…), Foo(…) constructors
+    re: new RegExp(String.raw`^\s*${ANNOTATIONS}${JAVA_MODIFIERS}(?:<[^>]*>\s+)?(?:(?<type>[\w$.]+(?:<[^()]*?>)?(?:\[\])*)\s+)?(?<name>[\w$]+)(?=\s*\()`),
+    kind: 'method',
+    mode: 'body',
+    pick: (m) => (NOT_TYPES.has(m.groups?.type ?? '') || NOT_NAMES.has(m.groups!.name!) ? undefined : { name: m.groups!.name! }),
+  },
+];
+
+export const JAVA: LangSpec = { top: [javaClass], asi: false, prefix: /^\s*@/ };
+
+const KOTLIN_MODIFIERS = String.raw`(?:(?:public|private|protected|internal|open|abstract|sealed|data|enum|annotation|inner|value|inline|override|final|companion|expect|actual|lateinit|const|suspend|operator|infix|tailrec|external|fun)\s+)*`;
+
+const kotlinClass: Rule = {
+  re: new RegExp(String.raw`^\s*${ANNOTATIONS}(?<mods>${KOTLIN_MODIFIERS})(?<kw>class|interface|object)\b\s*(?<name>\w+)?`),
+  kind: 'class',
+  mode: 'body',
+  inner: () => KOTLIN_MEMBERS,
+  pick: (m) => ({
+    name: m.groups!.name ?? 'Companion',
+    kind: /\benum\s/.test(m.groups!.mods ?? '') ? 'enum' : (CLASS_KINDS[m.groups!.kw!] ?? 'class'),
+  }),
+};
+
+const kotlinFun = (kind: 'function' | 'method'): Rule => ({
+  re: new RegExp(String.raw`^\s*${ANNOTATIONS}${KOTLIN_MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\w.]+(?:<[^>]*>)?\??\.)?(?<name>\w+)(?=\s*\()`),
+  kind,
+  mode: 'body',
+});
+
+const KOTLIN_MEMBERS: readonly Rule[] = [kotlinClass, kotlinFun('method')];
+
+const KOTLIN_TOP: readonly Rule[] = [
+  kotlinClass,
+  kotlinFun('function'),
+  { re: new RegExp(String.raw`^\s*${KOTLIN_MODIFIERS}typealias\s+(?<name>\w+)`), kind: 'type', mode: 'statement' },
+  {
+    re: new RegExp(String.raw`^\s*${ANNOTATIONS}(?<mods>${KOTLIN_MODIFIERS})(?:val|var)\s+(?<name>\w+)`),
+    kind: 'variable',
+    mode: 'statement',
+    pick: (m) => ({ name: m.groups!.name!, kind: /\bconst\s/.test(m.groups!.mods ?? '') ? 'constant' : 'variable' }),
+  },
+];
+
+export const KOTLIN: LangSpec = { top: KOTLIN_TOP, asi: true, prefix: /^\s*@/ };

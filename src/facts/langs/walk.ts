@@ -1,0 +1,90 @@
+import type { SymbolDef } from '../../core/types.js';
+import { isBlank, lineOf, makeDef, type Def, type Source } from '../source.js';
+import { decoratorStart, findEnd, type EndMode } from './end.js';
+
+export interface Picked {
+  name: string;
+  kind?: SymbolDef['kind'];
+  parent?: string;
+}
+
+export interface PickContext {
+  src: Source;
+  /** 0-based header line and last line. */
+  line: number;
+  end: number;
+}
+
+/** One way a definition is written in a brace language. */
+export interface Rule {
+  /** Tested on the masked line; group `name` (and `parent`); the extent search starts where it ends. */
+  re: RegExp;
+  kind: SymbolDef['kind'];
+  mode: EndMode;
+  /** Rules applied to the lines directly inside the body (class members). */
+  inner?: () => readonly Rule[];
+  /** A container that is not itself a definition (Rust `impl`, C++ `namespace`). */
+  hidden?: boolean;
+  /** Children keep the outer parent instead of taking this definition's name. */
+  transparent?: boolean;
+  /** Only a definition when a body follows (C function definitions, not prototypes). */
+  requireBody?: boolean;
+  /** Sets name, kind or parent once the extent is known; undefined vetoes the match. */
+  pick?: (m: RegExpExecArray, ctx: PickContext) => Picked | undefined;
+}
+
+export interface LangSpec {
+  top: readonly Rule[];
+  /** A newline may end a statement. */
+  asi: boolean;
+  /** Lines above a header that belong to it (decorators, annotations, attributes). */
+  prefix?: RegExp;
+}
+
+/** Long lines (minified code) are only read this far for definitions. */
+const MAX_HEADER_CHARS = 400;
+
+/**
+ * Definitions of a brace language: each line directly inside the file or a container (no other
+ * bracket open) is tried against the rules; containers recurse one level deeper. Lines inside
+ * function bodies are never tried, so calls and statements are not mistaken for definitions.
+ */
+export function walkDefs(src: Source, spec: LangSpec): Def[] {
+  const defs: Def[] = [];
+  const visit = (rules: readonly Rule[], from: number, to: number, level: number, parent: string | undefined): void => {
+    for (let j = from; j <= to; j++) {
+      if (src.depth[j] !== level || src.inside[j]) continue;
+      const line = src.lines[j]!;
+      if (isBlank(line)) continue;
+      const head = line.length > MAX_HEADER_CHARS ? line.slice(0, MAX_HEADER_CHARS) : line;
+      for (const rule of rules) {
+        const m = rule.re.exec(head);
+        if (!m) continue;
+        const extent = findEnd(src, j, m.index + m[0].length, rule.mode, spec.asi);
+        if (rule.requireBody && extent.open === undefined) continue;
+        const picked = rule.pick ? rule.pick(m, { src, line: j, end: extent.end }) : { name: m.groups?.name ?? '' };
+        if (!picked?.name) continue;
+        const owner = picked.parent ?? parent;
+        if (!rule.hidden) defs.push(makeDef(picked.name, picked.kind ?? rule.kind, decoratorStart(src, j, spec.prefix), extent.end, j, owner));
+        if (rule.inner && extent.open !== undefined && extent.close !== undefined) {
+          const childParent = rule.transparent ? parent : picked.name;
+          visit(rule.inner(), lineOf(src, extent.open) + 1, Math.min(to, lineOf(src, extent.close)), level + 1, childParent);
+        }
+        j = Math.max(j, extent.end);
+        break;
+      }
+    }
+  };
+  visit(spec.top, 0, src.lines.length - 1, 0, undefined);
+  return defs;
+}
+
+/** Name group, or a fallback when the definition is anonymous (`export default function () {}`). */
+export function nameOr(m: RegExpExecArray, fallback: string): string {
+  return m.groups?.name ?? fallback;
+}
+
+/** Masked text of the header and the next few lines, for decisions a single line can't make. */
+export function headText(ctx: PickContext, lines = 4): string {
+  return ctx.src.lines.slice(ctx.line, Math.min(ctx.end, ctx.line + lines) + 1).join('\n');
+}

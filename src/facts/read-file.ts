@@ -1,0 +1,45 @@
+import { constants } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, resolve, sep } from 'node:path';
+
+/** Why a file was not read; `undefined` bytes always come with one. */
+export type SkipReason = 'missing' | 'outside' | 'not_a_file' | 'too_large' | 'unreadable';
+
+export type ReadOutcome = { bytes: Buffer } | { skipped: SkipReason };
+
+export function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/**
+ * Reads a root-relative file safely: the real path (symlinks resolved) must stay under the real
+ * root, only regular files are opened (a FIFO would block, a device never ends), and the size is
+ * checked on the open handle so a file swapped after `stat` is still caught.
+ */
+export async function readInsideRoot(realRoot: string, relative: string, maxFileSize: number): Promise<ReadOutcome> {
+  if (isAbsolute(relative)) return { skipped: 'outside' };
+  let real: string;
+  try {
+    real = await realpath(resolve(realRoot, relative));
+  } catch {
+    return { skipped: 'missing' };
+  }
+  if (!isInside(realRoot, real)) return { skipped: 'outside' };
+  try {
+    const info = await stat(real);
+    if (!info.isFile()) return { skipped: 'not_a_file' };
+    if (info.size > maxFileSize) return { skipped: 'too_large' };
+    // O_NONBLOCK: should the path have become a FIFO since stat, open must not wait for a writer.
+    const handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const opened = await handle.stat();
+      if (!opened.isFile()) return { skipped: 'not_a_file' };
+      if (opened.size > maxFileSize) return { skipped: 'too_large' };
+      return { bytes: await handle.readFile() };
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return { skipped: 'unreadable' };
+  }
+}

@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import { factsKey } from '../cache/keys.js';
+import type { Cache, FactsReader } from '../core/deps.js';
+import { throwIfAborted } from '../core/errors.js';
+import { languageOf } from '../core/files.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import type { FileFacts } from '../core/types.js';
+import { extractFacts, normalizeNewlines } from './extract.js';
+import { readInsideRoot } from './read-file.js';
+
+export interface FactsReaderOptions {
+  cache: Cache;
+  logger?: Logger;
+  /**
+   * Files larger than this (bytes) are skipped.
+   * @default 1000000
+   */
+  maxFileSize?: number;
+  /**
+   * Files read at once.
+   * @default 4
+   */
+  concurrency?: number;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** UTF-8 with invalid bytes replaced, CRLF normalized: the text every stage sees. */
+function decode(bytes: Buffer): string {
+  return normalizeNewlines(decoder.decode(bytes));
+}
+
+/**
+ * Reads files under a root and extracts their facts, cached by content hash (sha1 of the raw
+ * bytes), so an edited file invalidates itself and an unchanged one is never parsed twice.
+ */
+export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4 }: FactsReaderOptions): FactsReader {
+  const limit = pLimit(concurrency);
+
+  const realRootOf = async (root: string): Promise<string | undefined> => {
+    try {
+      return await realpath(root);
+    } catch {
+      logger.warn(`cannot read root ${root}: it does not exist or is not accessible`);
+      return undefined;
+    }
+  };
+
+  const readBytes = async (realRoot: string, path: string): Promise<Buffer | undefined> => {
+    const outcome = await readInsideRoot(realRoot, path, maxFileSize);
+    if ('bytes' in outcome) return outcome.bytes;
+    if (outcome.skipped !== 'missing') logger.debug(`facts: skipped ${path} (${outcome.skipped})`);
+    return undefined;
+  };
+
+  const factsOf = (path: string, bytes: Buffer): FileFacts => {
+    const hash = createHash('sha1').update(bytes).digest('hex');
+    const key = factsKey(hash);
+    const cached = cache.getFacts(key);
+    // Same bytes under another extension (empty files, mostly) read as another language: a miss.
+    if (cached && cached.language === languageOf(path)) return cached.path === path ? cached : { ...cached, path };
+    const facts: FileFacts = { path, hash, ...extractFacts(path, decode(bytes)) };
+    cache.setFacts(key, facts);
+    return facts;
+  };
+
+  return {
+    async read(root, paths, signal) {
+      const out = new Map<string, FileFacts>();
+      const realRoot = await realRootOf(root);
+      if (!realRoot) return out;
+      const found = await Promise.all(
+        paths.map((path) =>
+          limit(async () => {
+            if (signal?.aborted) return undefined;
+            const bytes = await readBytes(realRoot, path);
+            return bytes && factsOf(path, bytes);
+          }),
+        ),
+      );
+      throwIfAborted(signal);
+      for (const facts of found) if (facts) out.set(facts.path, facts);
+      return out;
+    },
+    async readText(root, path) {
+      const realRoot = await realRootOf(root);
+      const bytes = realRoot && (await limit(() => readBytes(realRoot, path)));
+      return bytes ? decode(bytes) : undefined;
+    },
+  };
+}

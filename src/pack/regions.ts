@@ -1,0 +1,86 @@
+import type { FileFacts, Region, SymbolDef } from '../core/types.js';
+
+export interface RegionOptions {
+  /**
+   * Lines shown either side of evidence that is not inside a short definition.
+   * @default 6
+   */
+  context?: number;
+  /**
+   * A definition longer than this is shown as a window around the evidence instead.
+   * @default 80
+   */
+  maxRegionLines?: number;
+}
+
+/** Lines shown of a file with no evidence (its imports and header). */
+const HEADER_LINES = 30;
+/** Past this many separate regions the evidence is too scattered to show: an outline instead. */
+const MAX_SCATTERED_REGIONS = 6;
+
+/**
+ * The regions of a file worth reading, sorted and disjoint: per evidence line the innermost
+ * definition around it (a method, not its class), or a window when that definition is long or
+ * there is none; adjacent regions merged. No evidence: the header. Scattered evidence: an
+ * outline of the top-level definitions' first lines.
+ */
+export function regionsFor(facts: FileFacts, evidence: readonly number[], options: RegionOptions = {}): Region[] {
+  const context = options.context ?? 6;
+  const maxRegionLines = options.maxRegionLines ?? 80;
+  const lines = facts.lines;
+  if (lines <= 0) return [];
+  const points = [...new Set(evidence.filter((n) => Number.isInteger(n) && n >= 1 && n <= lines))].sort((a, b) => a - b);
+  if (points.length === 0) return [{ start: 1, end: Math.min(lines, HEADER_LINES) }];
+  const regions = points.map((line) => regionAround(facts.defs, line, lines, context, maxRegionLines));
+  const merged = mergeRegions(regions);
+  if (merged.length <= MAX_SCATTERED_REGIONS) return merged;
+  const outline = outlineOf(facts.defs, lines);
+  return outline.length > 0 ? outline : merged.slice(0, MAX_SCATTERED_REGIONS);
+}
+
+function regionAround(defs: readonly SymbolDef[], line: number, lines: number, context: number, maxRegionLines: number): Region {
+  const def = innermostAt(defs, line);
+  if (def && def.end - def.start + 1 <= maxRegionLines) return { start: def.start, end: Math.min(def.end, lines), symbol: def.name };
+  const low = def ? Math.max(1, def.start) : 1;
+  const high = def ? Math.min(lines, def.end) : lines;
+  const window: Region = { start: Math.max(low, line - context), end: Math.min(high, line + context) };
+  if (def) window.symbol = def.name;
+  return window;
+}
+
+/** The smallest definition containing the line (ties: the later start, i.e. the nested one). */
+export function innermostAt(defs: readonly SymbolDef[], line: number): SymbolDef | undefined {
+  let best: SymbolDef | undefined;
+  for (const def of defs) {
+    if (def.start > line || def.end < line) continue;
+    if (!best || def.end - def.start < best.end - best.start || (def.end - def.start === best.end - best.start && def.start > best.start)) best = def;
+  }
+  return best;
+}
+
+/** Overlapping or adjacent regions become one; symbols are joined in order, without repeats. */
+export function mergeRegions(regions: readonly Region[]): Region[] {
+  const sorted = [...regions].sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: Region[] = [];
+  for (const region of sorted) {
+    const last = out[out.length - 1];
+    if (last && region.start <= last.end + 1) {
+      last.end = Math.max(last.end, region.end);
+      if (region.symbol && !last.symbol?.split(', ').includes(region.symbol)) last.symbol = last.symbol ? `${last.symbol}, ${region.symbol}` : region.symbol;
+    } else out.push({ ...region });
+  }
+  return out;
+}
+
+/** First line of each definition not inside another one (Go and Rust methods included). */
+function outlineOf(defs: readonly SymbolDef[], lines: number): Region[] {
+  const sorted = [...defs].sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: Region[] = [];
+  let coveredTo = 0;
+  for (const def of sorted) {
+    if (def.start <= coveredTo || def.start > lines) continue;
+    out.push({ start: def.start, end: def.start, symbol: def.name });
+    coveredTo = def.end;
+  }
+  return mergeRegions(out);
+}

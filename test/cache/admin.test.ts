@@ -1,0 +1,60 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cacheFileFor, cacheStats, clearCache, createCache, defaultCacheDir } from '../../src/cache/store.js';
+import { facts, score } from './fixtures/entries.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ctxloop-cache-'));
+  temps.push(dir);
+  return dir;
+}
+
+describe('cacheStats and clearCache', () => {
+  it('report what a root holds and remove it, leaving other roots and foreign files', async () => {
+    const dir = tempDir();
+    const [rootA, rootB] = [tempDir(), tempDir()];
+    expect(await cacheStats(dir, rootA)).toMatchObject({ exists: false, facts: 0, scores: 0, corrupt: false });
+    const a = await createCache({ dir, root: rootA });
+    a.setFacts('k1', facts(1));
+    a.setFacts('k2', facts(2));
+    a.setScore('s', score);
+    await a.flush();
+    const b = await createCache({ dir, root: rootB });
+    b.setFacts('k', facts(3));
+    await b.flush();
+    writeFileSync(join(dir, 'notes.json'), '{}');
+
+    const stats = await cacheStats(dir, rootA);
+    expect(stats).toMatchObject({ file: await cacheFileFor(dir, rootA), exists: true, facts: 2, scores: 1, corrupt: false });
+    expect(stats.bytes).toBeGreaterThan(0);
+    expect(stats.newest! >= stats.oldest!).toBe(true);
+
+    expect(await clearCache(dir, rootA)).toEqual({ removed: [await cacheFileFor(dir, rootA)] });
+    expect((await cacheStats(dir, rootB)).facts).toBe(1);
+    await clearCache(dir);
+    expect(readdirSync(dir)).toEqual(['notes.json']);
+    expect(await clearCache(join(dir, 'missing'))).toEqual({ removed: [] });
+  });
+
+  it('flag a corrupt file', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    writeFileSync(await cacheFileFor(dir, root), '{ nope');
+    expect(await cacheStats(dir, root)).toMatchObject({ exists: true, corrupt: true });
+  });
+});
+
+describe('defaultCacheDir', () => {
+  it('honors XDG_CACHE_HOME from the given environment', () => {
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/tmp/xdg' })).toBe('/tmp/xdg/ctxloop');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '  ' })).toMatch(/ctxloop/);
+    expect(defaultCacheDir({})).not.toMatch(/ctxloop-nodejs/);
+  });
+});

@@ -1,0 +1,134 @@
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Logger } from '../../src/core/log.js';
+import { cacheFileFor, createCache, createMemoryCache } from '../../src/cache/store.js';
+import { facts, score } from './fixtures/entries.js';
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) {
+    chmodSync(dir, 0o700);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ctxloop-cache-'));
+  temps.push(dir);
+  return dir;
+}
+
+function recordingLogger(): Logger & { warnings: string[] } {
+  const warnings: string[] = [];
+  return { warnings, debug() {}, info() {}, warn: (m) => warnings.push(m), error() {} };
+}
+
+
+describe('createCache', () => {
+  it('round-trips facts and scores across two instances, writing only on flush', async () => {
+    const dir = join(tempDir(), 'nested', 'cache');
+    const root = tempDir();
+    const first = await createCache({ dir, root });
+    first.setFacts('k1', facts(1));
+    first.setScore('s1', score);
+    const file = await cacheFileFor(dir, root);
+    expect(existsSync(file)).toBe(false);
+    await first.flush();
+    expect(existsSync(file)).toBe(true);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1, root, facts: { k1: { v: facts(1) } }, scores: { s1: { v: score } } });
+    const second = await createCache({ dir, root });
+    expect(second.getFacts('k1')).toEqual(facts(1));
+    expect(second.getScore('s1')).toEqual(score);
+    expect(second.getFacts('missing')).toBeUndefined();
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('keeps one file per root', async () => {
+    const dir = tempDir();
+    const [a, b] = [tempDir(), tempDir()];
+    expect(await cacheFileFor(dir, a)).not.toBe(await cacheFileFor(dir, b));
+    expect(await cacheFileFor(dir, a)).toMatch(/[0-9a-f]{16}\.json$/);
+  });
+
+  it('moves a corrupt (truncated) file aside, warns, and starts empty', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const file = await cacheFileFor(dir, root);
+    writeFileSync(file, '{"version":1,"root":"x","facts":{"k":{"v":');
+    const logger = recordingLogger();
+    const cache = await createCache({ dir, root, logger });
+    expect(cache.getFacts('k')).toBeUndefined();
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toMatch(/moved to .*\.corrupt-\d+/);
+    expect(readdirSync(dir).some((name) => /\.json\.corrupt-\d+$/.test(name))).toBe(true);
+    cache.setFacts('k', facts(2));
+    await cache.flush();
+    expect((await createCache({ dir, root })).getFacts('k')).toEqual(facts(2));
+  });
+
+  it('moves a file of the wrong shape aside, and drops single bad entries as misses', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const file = await cacheFileFor(dir, root);
+    writeFileSync(file, JSON.stringify({ version: 99, entries: [] }));
+    const logger = recordingLogger();
+    await createCache({ dir, root, logger });
+    expect(logger.warnings[0]).toMatch(/unexpected shape/);
+    writeFileSync(file, JSON.stringify({ version: 1, root, facts: { good: { v: facts(1), t: Date.now() }, bad: { v: { path: 3 }, t: Date.now() } }, scores: {} }));
+    const cache = await createCache({ dir, root });
+    expect(cache.getFacts('good')).toEqual(facts(1));
+    expect(cache.getFacts('bad')).toBeUndefined();
+  });
+
+  it('keeps working in memory when the directory cannot be written, warning once and never throwing', async () => {
+    // A directory under a regular file can't be created, whoever runs the test (root included).
+    const blocker = join(tempDir(), 'file');
+    writeFileSync(blocker, '');
+    const logger = recordingLogger();
+    const cache = await createCache({ dir: join(blocker, 'cache'), root: tempDir(), logger });
+    cache.setFacts('k', facts(1));
+    await expect(cache.flush()).resolves.toBeUndefined();
+    cache.setFacts('k2', facts(2));
+    await expect(cache.flush()).resolves.toBeUndefined();
+    expect(cache.getFacts('k2')).toEqual(facts(2));
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toMatch(/cannot write .*continuing without saving/);
+  });
+
+  // Root writes into read-only directories anyway; the case above covers the behaviour there.
+  it.skipIf(process.getuid?.() === 0)('does not throw on a read-only directory either', async () => {
+    const parent = tempDir();
+    chmodSync(parent, 0o500);
+    const logger = recordingLogger();
+    const cache = await createCache({ dir: join(parent, 'cache'), root: tempDir(), logger });
+    cache.setFacts('k', facts(1));
+    await expect(cache.flush()).resolves.toBeUndefined();
+    expect(logger.warnings).toHaveLength(1);
+  });
+
+  it('evicts the oldest entries beyond maxEntries', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const cache = await createCache({ dir, root, maxEntries: 3 });
+    for (let i = 0; i < 5; i++) {
+      cache.setFacts(`k${i}`, facts(i));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await cache.flush();
+    const reloaded = await createCache({ dir, root, maxEntries: 3 });
+    expect([0, 1, 2, 3, 4].map((i) => reloaded.getFacts(`k${i}`) !== undefined)).toEqual([false, false, true, true, true]);
+  });
+});
+
+describe('createMemoryCache', () => {
+  it('holds entries for the process only', async () => {
+    const cache = createMemoryCache();
+    cache.setFacts('k', facts(1));
+    cache.setScore('s', score);
+    await cache.flush();
+    expect(cache.getFacts('k')).toEqual(facts(1));
+    expect(cache.getScore('s')).toEqual(score);
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { code, outline } from './outline.js';
+
+describe('extractFacts: Java', () => {
+  it('reads classes, nested types, constructors and methods with annotations', () => {
+    const java = code`
+package com.example.app;
+
+import java.util.List;
+
+/**
+ * Service { with a brace in javadoc
+ */
+@Service
+public class UserService implements Runnable {
+    private static final String BRACE = "}";
+    private char c = '{';
+
+    public UserService(Repo repo) {
+        this.repo = repo;
+    }
+
+    @Override
+    public void run() {
+        for (int i = 0; i < 10; i++) {
+            process(i);
+        }
+    }
+
+    public static <T> List<T> findAll(Class<T> type)
+            throws IOException {
+        return repo.query(type);
+    }
+
+    private static class Node {
+        Node next() { return null; }
+    }
+
+    enum Mode { A, B }
+}
+
+interface Repo {
+    <T> List<T> query(Class<T> type);
+}
+`;
+    expect(outline('src/main/java/com/example/app/UserService.java', java)).toEqual([
+      'class UserService 8-34',
+      'method UserService.UserService 13-15',
+      'method UserService.run 17-22',
+      'method UserService.findAll 24-27',
+      'class UserService.Node 29-31',
+      'method Node.next 30-30',
+      'enum UserService.Mode 33-33',
+      'interface Repo 36-38',
+      'method Repo.query 37-37',
+    ]);
+  });
+});
+
+describe('extractFacts: Kotlin', () => {
+  it('reads classes, objects, functions and expression bodies', () => {
+    const kt = code`
+package app
+
+const val LIMIT = 5
+
+data class Point(val x: Int, val y: Int)
+
+enum class Color { RED, GREEN }
+
+class UserService(private val repo: Repo) : Base() {
+    companion object {
+        fun create(): UserService = UserService(Repo())
+    }
+
+    suspend fun load(id: Long): User {
+        return repo.find(id) ?: throw NotFound()
+    }
+}
+
+fun main() {
+    println("hi")
+}
+`;
+    expect(outline('src/App.kt', kt)).toEqual([
+      'constant LIMIT 3-3',
+      'class Point 5-5',
+      'enum Color 7-7',
+      'class UserService 9-17',
+      'class UserService.Companion 10-12',
+      'method Companion.create 11-11',
+      'method UserService.load 14-16',
+      'function main 19-21',
+    ]);
+  });
+});
+
+describe('extractFacts: C#', () => {
+  it('reads namespaces through, classes, attributes and methods', () => {
+    const cs = code`
+using System;
+
+namespace App.Services
+{
+    [Serializable]
+    public class UserService : IUserService
+    {
+        private readonly string _path = @"C:\\{dir}\\";
+
+        public UserService(IRepo repo)
+        {
+            _repo = repo;
+        }
+
+        [HttpGet]
+        public async Task<List<User>> GetAll(int page)
+        {
+            return await _repo.ListAsync(page);
+        }
+    }
+
+    public interface IUserService
+    {
+        Task<List<User>> GetAll(int page);
+    }
+}
+`;
+    expect(outline('Services/UserService.cs', cs)).toEqual([
+      'class UserService 5-20',
+      'method UserService.UserService 10-13',
+      'method UserService.GetAll 15-19',
+      'interface IUserService 22-25',
+      'method IUserService.GetAll 24-24',
+    ]);
+  });
+});

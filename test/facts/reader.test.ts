@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryCache } from '../../src/cache/memory.js';
+import type { Cache } from '../../src/core/deps.js';
+import { createFactsReader } from '../../src/facts/reader.js';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+
+/** A memory cache that counts what it is asked. */
+function countingCache(): Cache & { hits: number; misses: number; sets: number } {
+  const inner = createMemoryCache();
+  const counted = {
+    hits: 0,
+    misses: 0,
+    sets: 0,
+    getFacts(key: string) {
+      const value = inner.getFacts(key);
+      if (value) counted.hits++;
+      else counted.misses++;
+      return value;
+    },
+    setFacts(key: string, value: Parameters<Cache['setFacts']>[1]) {
+      counted.sets++;
+      inner.setFacts(key, value);
+    },
+    getScore: inner.getScore,
+    setScore: inner.setScore,
+    flush: inner.flush,
+  };
+  return counted;
+}
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  while (cleanups.length > 0) cleanups.pop()!();
+});
+
+function repo(files: Record<string, string | Uint8Array>): TempRepo {
+  const r = makeRepo(files, { git: false });
+  cleanups.push(r.cleanup);
+  return r;
+}
+
+describe('createFactsReader', () => {
+  it('reads facts with the sha1 of the raw bytes, and hits the cache on the second read', async () => {
+    const r = repo({ 'src/a.ts': 'export function a() {\r\n  return 1;\r\n}\r\n', 'src/b.py': 'def b():\n    pass\n' });
+    const cache = countingCache();
+    const reader = createFactsReader({ cache });
+    const first = await reader.read(r.root, ['src/a.ts', 'src/b.py']);
+    expect([...first.keys()]).toEqual(['src/a.ts', 'src/b.py']);
+    const a = first.get('src/a.ts')!;
+    expect(a.hash).toBe(createHash('sha1').update('export function a() {\r\n  return 1;\r\n}\r\n').digest('hex'));
+    expect(a.defs).toEqual([{ name: 'a', kind: 'function', start: 1, end: 3 }]);
+    expect(cache).toMatchObject({ hits: 0, misses: 2, sets: 2 });
+    const second = await reader.read(r.root, ['src/a.ts', 'src/b.py']);
+    expect(cache).toMatchObject({ hits: 2, misses: 2, sets: 2 });
+    expect(second.get('src/a.ts')).toEqual(a);
+  });
+
+  it('re-reads an edited file (new hash), and gives the same bytes under another path their own path', async () => {
+    const r = repo({ 'a.ts': 'function a() {}\n', 'copy/a.ts': 'function a() {}\n' });
+    const cache = countingCache();
+    const reader = createFactsReader({ cache });
+    const facts = await reader.read(r.root, ['a.ts', 'copy/a.ts']);
+    expect(facts.get('copy/a.ts')?.path).toBe('copy/a.ts');
+    r.write('a.ts', 'function b() {}\n');
+    const edited = await reader.read(r.root, ['a.ts']);
+    expect(edited.get('a.ts')?.defs[0]?.name).toBe('b');
+  });
+
+  it('refuses a symlink that leaves the root, but follows one that stays inside', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'ctxloop-outside-'));
+    cleanups.push(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, 'secret.ts'), 'export const secret = 1;\n');
+    const r = repo({ 'src/real.ts': 'export const real = 1;\n' });
+    symlinkSync(join(outside, 'secret.ts'), join(r.root, 'src/leak.ts'));
+    symlinkSync(join(r.root, 'src/real.ts'), join(r.root, 'src/alias.ts'));
+    const reader = createFactsReader({ cache: createMemoryCache() });
+    const facts = await reader.read(r.root, ['src/leak.ts', 'src/alias.ts', '../' + outside.split('/').pop() + '/secret.ts']);
+    expect([...facts.keys()]).toEqual(['src/alias.ts']);
+    expect(await reader.readText(r.root, 'src/leak.ts')).toBeUndefined();
+    expect(await reader.readText(r.root, join(outside, 'secret.ts'))).toBeUndefined();
+  });
+
+  it('skips a FIFO without blocking, directories, missing and oversized files', async () => {
+    const r = repo({ 'ok.ts': 'const ok = 1;\n', 'big.ts': `// ${'x'.repeat(5000)}\n`, 'dir/inner.ts': '' });
+    execFileSync('mkfifo', [join(r.root, 'pipe.ts')]);
+    const reader = createFactsReader({ cache: createMemoryCache(), maxFileSize: 1024 });
+    const facts = await reader.read(r.root, ['pipe.ts', 'dir', 'gone.ts', 'big.ts', 'ok.ts']);
+    expect([...facts.keys()]).toEqual(['ok.ts']);
+    expect(await reader.readText(r.root, 'pipe.ts')).toBeUndefined();
+  });
+
+  it('reads text as UTF-8 with invalid bytes replaced and CRLF normalized', async () => {
+    const r = repo({ 'a.txt': Buffer.concat([Buffer.from('caf\u00e9\r\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\r\nend')]) });
+    const reader = createFactsReader({ cache: createMemoryCache() });
+    expect(await reader.readText(r.root, 'a.txt')).toBe('caf\u00e9\n\ufffd\ufffd\nend');
+  });
+
+  it('stops on abort', async () => {
+    const r = repo({ 'a.ts': 'const a = 1;\n' });
+    const controller = new AbortController();
+    controller.abort();
+    const reader = createFactsReader({ cache: createMemoryCache() });
+    await expect(reader.read(r.root, ['a.ts'], controller.signal)).rejects.toMatchObject({ code: 'aborted' });
+  });
+});

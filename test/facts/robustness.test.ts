@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { extractFacts } from '../../src/facts/extract.js';
+
+const EXTENSIONS = ['ts', 'js', 'py', 'go', 'rs', 'java', 'kt', 'cs', 'swift', 'c', 'cpp', 'php', 'rb', 'lua', 'sh', 'md', 'txt'];
+
+/** Deterministic pseudo-random generator, so a failure reproduces. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+}
+
+describe('extractFacts on weird input', () => {
+  it('never throws and keeps every range inside the file', () => {
+    const tokens = ['{', '}', '(', ')', '[', ']', '"', "'", '`', '/', '*', '\\', '\n', ' ', 'def ', 'class ', 'fn ', 'func ', 'end', 'do', '#', '//', '/*', '*/', '<<~EOS', 'EOS', '${', 'r#"', '@"', 'x', '=>', ';', ':'];
+    const next = random(7);
+    for (let round = 0; round < 300; round++) {
+      let text = '';
+      const length = 10 + Math.floor(next() * 300);
+      for (let k = 0; k < length; k++) text += tokens[Math.floor(next() * tokens.length)];
+      if (round % 2 === 0) text += "\n";
+      for (const ext of EXTENSIONS) {
+        const facts = extractFacts(`f.${ext}`, text);
+        for (const def of facts.defs) {
+          expect(def.start).toBeGreaterThanOrEqual(1);
+          expect(def.end).toBeGreaterThanOrEqual(def.start);
+          expect(def.end).toBeLessThanOrEqual(Math.max(1, facts.lines));
+        }
+        expect(facts.calls.length).toBeLessThanOrEqual(500);
+      }
+    }
+  });
+
+  it('degrades on binary-ish content, a huge single line and unbalanced braces', () => {
+    const binary = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256)).toString('utf8');
+    expect(() => extractFacts('blob.c', binary)).not.toThrow();
+    const minified = `function a(){${'x();'.repeat(200_000)}`;
+    const facts = extractFacts('bundle.js', minified);
+    expect(facts.lines).toBe(1);
+    expect(facts.defs).toEqual([{ name: 'a', kind: 'function', start: 1, end: 1 }]);
+    const unbalanced = 'function open() {\n  if (x) {\n\nfunction later() {}\n';
+    expect(extractFacts('u.ts', unbalanced).defs[0]).toMatchObject({ name: 'open', start: 1, end: 4 });
+  });
+
+  it('caps calls at 500, deduplicated, in order of first appearance', () => {
+    const text = Array.from({ length: 800 }, (_, i) => `call${i}(); call0();`).join('\n');
+    const calls = extractFacts('many.ts', text).calls;
+    expect(calls).toHaveLength(500);
+    expect(calls.slice(0, 3)).toEqual(['call0', 'call1', 'call2']);
+  });
+
+  it('normalizes CRLF and counts lines as an editor does', () => {
+    const facts = extractFacts('a.py', 'def f():\r\n    return 1\r\n\r\ndef g():\r\n    pass\r\n');
+    expect(facts.lines).toBe(5);
+    expect(facts.defs.map((d) => [d.name, d.start, d.end])).toEqual([
+      ['f', 1, 2],
+      ['g', 4, 5],
+    ]);
+  });
+
+  it('returns no structure for languages without an extractor, and for empty files', () => {
+    expect(extractFacts('README.md', '# Title\ncall(me)\n')).toEqual({ language: 'text', lines: 2, defs: [], imports: [], calls: [] });
+    expect(extractFacts('empty.ts', '')).toEqual({ language: 'typescript', lines: 0, defs: [], imports: [], calls: [] });
+  });
+
+  it('reads a 5,000-line file', () => {
+    const unit = 'export class A {\n  method(x: number) {\n    return helper(x) + "}";\n  }\n}\n\nfunction helper(y: number) {\n  return y;\n}\n\n';
+    const text = unit.repeat(500);
+    const facts = extractFacts('big.ts', text);
+    expect(facts.lines).toBe(5000);
+    expect(facts.defs).toHaveLength(1500);
+    expect(facts.defs.at(-1)).toEqual({ name: 'helper', kind: 'function', start: 4997, end: 4999 });
+  });
+});

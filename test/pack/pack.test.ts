@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { FileFacts, Score } from '../../src/core/types.js';
+import { extractFacts } from '../../src/facts/extract.js';
+import { packFiles, regionText, renderFileHeader, type PackInput } from '../../src/pack/pack.js';
+import { createTokenizer } from '../../src/pack/tokens.js';
+
+const tokenizer = createTokenizer();
+
+function source(name: string, functions: number): string {
+  const parts: string[] = [`import { db } from './db';`, ''];
+  for (let i = 0; i < functions; i++) {
+    parts.push(`export function ${name}Step${i}(input: string): string {`);
+    parts.push(`  const value = db.lookup(input, ${i});`);
+    parts.push(`  if (!value) throw new Error('missing ${name} step ${i}');`);
+    parts.push(`  return value.trim() + '${name}';`);
+    parts.push('}', '');
+  }
+  return parts.join('\n');
+}
+
+const TEXTS = new Map<string, string>([
+  ['src/auth/verify.ts', source('verify', 12)],
+  ['src/auth/session.ts', source('session', 8)],
+  ['src/mail/send.ts', source('send', 20)],
+  ['src/util/log.ts', source('log', 4)],
+]);
+const FACTS = new Map<string, FileFacts>([...TEXTS].map(([path, text]) => [path, { path, hash: path, ...extractFacts(path, text) }]));
+
+const SCORES: Score[] = [
+  { path: 'src/mail/send.ts', relevance: 0.8, reason: 'sends the mail', missing: [], evidence: [5, 40, 90] },
+  { path: 'src/auth/verify.ts', relevance: 0.934, reason: 'defines verifyEmail', missing: [], evidence: [4, 10, 11] },
+  { path: 'src/auth/session.ts', relevance: 0.8, reason: 'session checks', missing: [], evidence: [] },
+  { path: 'src/util/log.ts', relevance: 0.4, reason: 'logging only', missing: [], evidence: [4] },
+];
+
+function pack(budget: number, overrides: Partial<PackInput> = {}) {
+  return packFiles({ scores: SCORES, facts: FACTS, texts: TEXTS, threshold: 0.7, budget, tokenizer, withContent: true, ...overrides });
+}
+
+/** What a reader of the pack gets: each file's header and each region's text, counted again. */
+function recount(result: ReturnType<typeof packFiles>): number {
+  let total = 0;
+  for (const file of result.files) {
+    total += tokenizer.count(renderFileHeader(file));
+    const lines = TEXTS.get(file.path)!.split('\n');
+    for (const region of file.regions) {
+      expect(region.content).toBe(regionText(lines, region));
+      total += tokenizer.count(region.content!);
+    }
+  }
+  return total;
+}
+
+describe('packFiles', () => {
+  it('never exceeds the budget, recounted from the packed content, over many budgets', () => {
+    for (let budget = 0; budget <= 5000; budget += budget < 400 ? 10 : 97) {
+      const result = pack(budget);
+      const counted = recount(result);
+      expect(counted).toBe(result.tokens);
+      expect(result.tokens).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it('keeps the higher scores first (ties by path) and leaves out files below the threshold', () => {
+    const result = pack(100_000);
+    expect(result.files.map((f) => f.path)).toEqual(['src/auth/verify.ts', 'src/auth/session.ts', 'src/mail/send.ts']);
+    expect(result.files[0]).toMatchObject({ score: 0.93, reason: 'defines verifyEmail' });
+    expect(result.cut).toEqual([]);
+  });
+
+  it('cuts what does not fit, lowest scores first, and says so', () => {
+    const whole = pack(100_000).tokens;
+    const result = pack(Math.floor(whole / 3));
+    expect(result.files[0]?.path).toBe('src/auth/verify.ts');
+    expect(result.cut.length).toBeGreaterThan(0);
+    expect(result.cut.map((c) => c.path)).toContain('src/mail/send.ts');
+    expect(result.cut.every((c) => c.tokens >= 0)).toBe(true);
+  });
+
+  it('uses definitions around the evidence, and the header when there is none', () => {
+    const result = pack(100_000);
+    expect(result.files[0]!.regions.map(({ start, end, symbol }) => ({ start, end, symbol }))).toEqual([
+      { start: 3, end: 7, symbol: 'verifyStep0' },
+      { start: 9, end: 13, symbol: 'verifyStep1' },
+    ]);
+    expect(result.files[1]!.regions.map(({ start, end }) => ({ start, end }))).toEqual([{ start: 1, end: 30 }]);
+  });
+
+  it('shrinks a region that does not fit to a window around its evidence', () => {
+    const header = tokenizer.count(renderFileHeader({ path: 'src/auth/verify.ts', score: 0.93, reason: 'defines verifyEmail' }));
+    const one: Score = { path: 'src/auth/verify.ts', relevance: 0.9, reason: 'defines verifyEmail', missing: [], evidence: [5] };
+    const full = tokenizer.count(regionText(TEXTS.get('src/auth/verify.ts')!.split('\n'), { start: 3, end: 7 }));
+    const result = pack(header + full - 1, { scores: [{ ...one, relevance: 0.93 }] });
+    const region = result.files[0]!.regions[0]!;
+    expect(region.symbol).toBe('verifyStep0');
+    expect(region.end - region.start).toBeLessThan(4);
+    expect(region.start <= 5 && region.end >= 5).toBe(true);
+  });
+
+  it('cuts a file whole when none of its regions fits, and omits content unless asked', () => {
+    const tiny = pack(3);
+    expect(tiny.files).toEqual([]);
+    expect(tiny.tokens).toBe(0);
+    expect(tiny.cut.filter((c) => c.region === undefined).map((c) => c.path)).toEqual(['src/auth/verify.ts', 'src/auth/session.ts', 'src/mail/send.ts']);
+    const bare = pack(100_000, { withContent: false });
+    expect(bare.files.flatMap((f) => f.regions).some((r) => 'content' in r)).toBe(false);
+    expect(bare.tokens).toBe(pack(100_000).tokens);
+  });
+});

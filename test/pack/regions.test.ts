@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { FileFacts, SymbolDef } from '../../src/core/types.js';
+import { regionsFor } from '../../src/pack/regions.js';
+
+function facts(lines: number, defs: SymbolDef[]): FileFacts {
+  return { path: 'src/a.ts', hash: 'h', language: 'typescript', lines, defs, imports: [], calls: [] };
+}
+
+const CLASS_FILE = facts(200, [
+  { name: 'UserService', kind: 'class', start: 10, end: 60 },
+  { name: 'getUser', kind: 'method', start: 12, end: 20, parent: 'UserService' },
+  { name: 'saveUser', kind: 'method', start: 21, end: 30, parent: 'UserService' },
+  { name: 'deleteUser', kind: 'method', start: 40, end: 50, parent: 'UserService' },
+  { name: 'longFunction', kind: 'function', start: 70, end: 190 },
+]);
+
+describe('regionsFor', () => {
+  it('takes the enclosing method, not its class', () => {
+    expect(regionsFor(CLASS_FILE, [15])).toEqual([{ start: 12, end: 20, symbol: 'getUser' }]);
+  });
+
+  it('takes the class for evidence between its methods', () => {
+    expect(regionsFor(CLASS_FILE, [35])).toEqual([{ start: 10, end: 60, symbol: 'UserService' }]);
+  });
+
+  it('merges overlapping and adjacent regions, joining their names', () => {
+    expect(regionsFor(CLASS_FILE, [14, 18, 25])).toEqual([{ start: 12, end: 30, symbol: 'getUser, saveUser' }]);
+  });
+
+  it('shows a window of a long definition, labelled with its name', () => {
+    expect(regionsFor(CLASS_FILE, [100])).toEqual([{ start: 94, end: 106, symbol: 'longFunction' }]);
+    expect(regionsFor(CLASS_FILE, [72], { context: 3 })).toEqual([{ start: 70, end: 75, symbol: 'longFunction' }]);
+    expect(regionsFor(CLASS_FILE, [100], { maxRegionLines: 200 })).toEqual([{ start: 70, end: 190, symbol: 'longFunction' }]);
+  });
+
+  it('shows a window around evidence outside any definition, clamped to the file', () => {
+    expect(regionsFor(CLASS_FILE, [3])).toEqual([{ start: 1, end: 9 }]);
+    expect(regionsFor(CLASS_FILE, [198])).toEqual([{ start: 192, end: 200 }]);
+  });
+
+  it('shows the header when there is no evidence (or none inside the file)', () => {
+    expect(regionsFor(CLASS_FILE, [])).toEqual([{ start: 1, end: 30 }]);
+    expect(regionsFor(CLASS_FILE, [0, 500, 1.5])).toEqual([{ start: 1, end: 30 }]);
+    expect(regionsFor(facts(12, []), [])).toEqual([{ start: 1, end: 12 }]);
+    expect(regionsFor(facts(0, []), [])).toEqual([]);
+  });
+
+  it('gives an outline of top-level definitions when evidence is scattered', () => {
+    const scattered = facts(400, [
+      ...Array.from({ length: 8 }, (_, i): SymbolDef => ({ name: `f${i}`, kind: 'function', start: i * 50 + 1, end: i * 50 + 10 })),
+      { name: 'inner', kind: 'function', start: 3, end: 5, parent: 'f0' },
+    ]);
+    const evidence = Array.from({ length: 8 }, (_, i) => i * 50 + 4);
+    expect(regionsFor(scattered, evidence)).toEqual(Array.from({ length: 8 }, (_, i) => ({ start: i * 50 + 1, end: i * 50 + 1, symbol: `f${i}` })));
+  });
+
+  it('is deterministic and sorted whatever the evidence order', () => {
+    const a = regionsFor(CLASS_FILE, [45, 15, 100, 3]);
+    expect(regionsFor(CLASS_FILE, [3, 100, 15, 45, 45])).toEqual(a);
+    expect(a.map((r) => r.start)).toEqual([...a.map((r) => r.start)].sort((x, y) => x - y));
+  });
+});
