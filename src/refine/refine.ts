@@ -45,7 +45,7 @@ export function refineQuery(input: RefineInput): RefineResult {
 
   const symbols = unique([...query.symbols, ...gaps.filter((g) => g.kind === 'symbol').map((g) => g.target)]).slice(0, plan.symbols.length + MAX_NEW_SYMBOLS);
   const paths = unique([...query.paths, ...gaps.filter((g) => g.kind === 'import').map((g) => g.target)]);
-  const borrowed = borrowTerms(ranked.slice(0, 2), input.facts, query);
+  const borrowed = borrowTerms(ranked.slice(0, 2).filter((s) => s.relevance >= threshold), input.facts, query);
   const weights = { ...query.weights };
   for (const term of borrowed) weights[term] = BORROWED_WEIGHT;
   const excludes = ranked.filter((s) => s.relevance < DEFAULTS.excludeBelow).map((s) => s.path);

@@ -89,7 +89,11 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   const { defines, definitionLines } = findDefinitions(candidate, query.symbols, facts);
 
   let mention = 0;
+  // Only what the task itself names counts as a mention; paths refine added (followed imports)
+  // earn the neighbour bonus instead.
+  const named = new Set(plan.paths);
   for (const m of candidate.mentions) {
+    if (!named.has(m)) continue;
     const segments = Math.min(m.split('/').length, 4);
     const sharers = ctx.mentionCounts.get(m) ?? 1;
     mention = Math.max(mention, (0.5 + segments / 4) / Math.sqrt(sharers));

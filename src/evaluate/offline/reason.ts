@@ -7,10 +7,10 @@ const MAX_EVIDENCE_LINES = 8;
 export function describeEvidence(candidate: Candidate, f: Features): string {
   const parts: string[] = [];
   if (f.mention > 0) parts.push(`named in the task (${candidate.mentions[0]})`);
+  else if (candidate.mentions.length > 0) parts.push('imported by a relevant file');
   if (f.defines.length > 0) parts.push(`defines ${f.defines.slice(0, 3).join(', ')}`);
   if (f.literal > 0) parts.push(`contains "${truncate(candidate.literals[0]!, 40)}"`);
   if (f.matched.length > 0) parts.push(`matches ${f.matched.slice(0, 5).join(', ')}`);
-  if (candidate.sources.includes('import') || candidate.sources.includes('neighbour')) parts.push('imported by a relevant file');
   if (f.kind !== 'code') parts.push(`${f.kind} file`);
   return parts.length > 0 ? parts.join('; ') : 'weak lexical match';
 }

@@ -1,0 +1,86 @@
+/**
+ * The built binary end to end on a temp repository: stdout holds only data, progress is on
+ * stderr, exit codes follow the table. Needs `npm run build` first (`npm test` does it).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
+
+function run(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+describe.runIf(existsSync(BIN))('ctxloop binary', () => {
+  let repo: TempRepo;
+  let cache: string;
+  beforeAll(() => {
+    repo = makeRepo({
+      'src/auth/verify.ts': 'export function verifyEmail(address: string): boolean {\n  return /@/.test(address);\n}\n',
+      'src/routes/signup.ts': "import { verifyEmail } from '../auth/verify';\nexport function signup(email: string) {\n  if (!verifyEmail(email)) throw new Error('invalid email');\n}\n",
+      'src/routes/invite.ts': "import { verifyEmail } from '../auth/verify';\nexport const invite = (e: string) => verifyEmail(e);\n",
+      '.env': 'API_KEY=sk-live-should-never-be-read\n',
+    });
+    cache = join(repo.root, '..', `${repo.root.split('/').pop()}-cache`);
+  });
+  afterAll(() => repo.cleanup());
+
+  it('prints the JSON contract on stdout and nothing else', async () => {
+    const r = await run(['retrieve', '--root', repo.root, '--task', 'verifyEmail accepts addresses without a domain', '--json', '--cache', cache]);
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.stdout);
+    expect(Object.keys(result)).toEqual(expect.arrayContaining(['task', 'root', 'provider', 'files', 'candidates', 'gaps', 'cycles', 'usage', 'tokens']));
+    expect(result.provider).toBe('offline');
+    expect(result.files[0].path).toBe('src/auth/verify.ts');
+    expect(result.files[0].regions[0]).toMatchObject({ start: 1 });
+    expect(r.stdout).not.toContain('sk-live');
+    expect(r.stderr).toContain('offline');
+  });
+
+  it('reads the task from stdin and prints paths', async () => {
+    const r = await run(['retrieve', '--format', 'paths', '--no-cache'], { cwd: repo.root, input: 'where is verifyEmail defined?' });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n')[0]).toBe('src/auth/verify.ts');
+  });
+
+  it('prints a markdown pack with fenced regions', async () => {
+    const r = await run(['retrieve', '--root', repo.root, '--task', 'verifyEmail', '--no-cache', '--with-content']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('src/auth/verify.ts');
+    expect(r.stdout).toMatch(/```(ts|typescript)\n/);
+  });
+
+  it.each([
+    [['retrieve', '--root', '/nonexistent/dir', '--task', 'x'], 2, /root not found/],
+    [['retrieve', '--task', '   '], 2, /task/],
+    [['retrieve', '--task', 'x', '--threshold', '2'], 2, /--threshold/],
+    [['retrieve', '--task', 'x', '--max-cycles', '9'], 2, /--max-cycles/],
+    [['retrieve', '--task', 'x', '--bogus'], 2, /see ctxloop --help/],
+  ])('refuses bad input %j with one line and exit %i', async (args, code, message) => {
+    const r = await run(args as string[], { cwd: repo.root });
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 with a root that is a file, and prints a JSON error with --json', async () => {
+    const r = await run(['retrieve', '--root', join(repo.root, 'src/auth/verify.ts'), '--task', 'x', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('root_not_found');
+  });
+
+  it('shows help on stdout with exit 0', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('retrieve');
+    expect(r.stdout).toContain('130');
+  });
+});

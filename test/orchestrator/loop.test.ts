@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retrieve } from '../../src/orchestrator/loop.js';
+import type { ProgressEvent } from '../../src/core/types.js';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+
+/** A repository where `requestTimeout` is used in many files but assigned in one. */
+function timeoutRepo(): TempRepo {
+  const files: Record<string, string> = {
+    'src/config/defaults.ts': [
+      "import { readEnv } from '../util/env';",
+      '',
+      'export function loadDefaults(settings: Settings): Settings {',
+      "  settings.requestTimeout = Number(readEnv('TIMEOUT') ?? 30_000);",
+      '  settings.retries = 3;',
+      '  return settings;',
+      '}',
+    ].join('\n'),
+    'src/util/env.ts': 'export function readEnv(name: string): string | undefined {\n  return process.env[name];\n}\n',
+    'README.md': '# app\n\nThe requestTimeout setting is documented here. requestTimeout requestTimeout requestTimeout.\n',
+  };
+  for (const name of ['client', 'server', 'worker', 'proxy', 'queue', 'cron']) {
+    files[`src/${name}/${name}.ts`] = [
+      `export function run${name}(settings: Settings) {`,
+      `  const timer = setTimeout(abort, settings.requestTimeout);`,
+      `  log('requestTimeout', settings.requestTimeout);`,
+      `  if (elapsed > settings.requestTimeout) throw new Error('timeout');`,
+      '}',
+    ].join('\n');
+  }
+  return makeRepo(files);
+}
+
+describe('retrieve (real ripgrep, real files)', () => {
+  let repo: TempRepo;
+  beforeAll(() => {
+    repo = timeoutRepo();
+  });
+  afterAll(() => repo.cleanup());
+
+  it('ranks the file that assigns a concept first when the task asks where it is created', async () => {
+    const result = await retrieve('Where is requestTimeout set? It seems to be created with the wrong default.', { root: repo.root, cache: false });
+    const ranking = [...result.files.map((f) => f.path), ...result.candidates.map((c) => c.path)];
+    expect(ranking[0]).toBe('src/config/defaults.ts');
+    expect(result.provider).toBe('offline');
+    expect(result.files[0]?.regions.length).toBeGreaterThan(0);
+    expect(result.files.every((f) => f.score >= 0.7)).toBe(true);
+  });
+
+  it('is deterministic', async () => {
+    const task = 'requestTimeout is ignored by the worker';
+    const a = await retrieve(task, { root: repo.root, cache: false });
+    const b = await retrieve(task, { root: repo.root, cache: false });
+    const strip = (r: typeof a) => ({ ...r, cycles: r.cycles.map((c) => ({ ...c, ms: 0 })) });
+    expect(strip(b)).toEqual(strip(a));
+  });
+
+  it('runs at most max-cycles and reports progress for each stage', async () => {
+    const events: ProgressEvent[] = [];
+    const result = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1, onProgress: (e) => events.push(e) });
+    expect(result.cycles).toHaveLength(1);
+    expect(events.map((e) => e.type)).toEqual(['plan', 'dispatch', 'evaluate', 'refine', 'pack']);
+  });
+
+  it('keeps the pack within the budget', async () => {
+    const result = await retrieve('requestTimeout', { root: repo.root, cache: false, budget: 120, withContent: true });
+    expect(result.tokens).toBeLessThanOrEqual(120);
+  });
+
+  it('returns an empty, honest result when nothing is relevant', async () => {
+    const result = await retrieve('zzqx flibbertigibbet wobblewort', { root: repo.root, cache: false });
+    expect(result.files).toEqual([]);
+    expect(result.tokens).toBe(0);
+  });
+
+  it('refuses a missing root and an empty task with usage errors', async () => {
+    await expect(retrieve('x', { root: `${repo.root}/nope`, cache: false })).rejects.toMatchObject({ code: 'root_not_found' });
+    await expect(retrieve('   ', { root: repo.root, cache: false })).rejects.toMatchObject({ code: 'no_task' });
+    await expect(retrieve('x', { root: repo.root, cache: false, threshold: 2 })).rejects.toMatchObject({ name: 'UsageError' });
+    await expect(retrieve('x', { root: repo.root, cache: false, scope: ['../'] })).rejects.toMatchObject({ code: 'bad_scope' });
+  });
+
+  it('stops on abort', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(retrieve('requestTimeout', { root: repo.root, cache: false, signal: controller.signal })).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
