@@ -47,7 +47,7 @@ describe('offline evaluator', () => {
   });
 
   it('ranks a file named by path in a stack trace first', () => {
-    const named = candidate('lib/router/layer.js', ['Layer.prototype.handle = function handle(req, res, next) {'], { mentions: ['lib/router/layer.js'], sources: ['mention', 'content'] });
+    const named = candidate('lib/router/layer.js', ['Layer.prototype.handle = function handle(req, res, next) {'], { mentions: ['srv/app/lib/router/layer.js'], sources: ['mention', 'content'] });
     const other = candidate('lib/application.js', ['app.handle = function handle(req, res, callback) {', 'router.handle(req, res, done);', 'handle error request']);
     const ranked = rank('TypeError in handle\n    at Layer.handle (/srv/app/lib/router/layer.js:95:5)', [other, named]);
     expect(ranked[0]!.path).toBe('lib/router/layer.js');
