@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Query } from '../core/types.js';
 import { FACTS_VERSION } from '../facts/version.js';
+import { own } from '../core/records.js';
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -52,7 +53,7 @@ const sortedUnique = (items: readonly string[]): string[] => [...new Set(items)]
  * deduplicated. Patterns, excludes and focus areas steer the search, not the score: left out.
  */
 export function queryKey(query: Query): string {
-  const keywords = sortedUnique(query.keywords).map((k): Json => [k, round2(query.weights[k] ?? 1)]);
+  const keywords = sortedUnique(query.keywords).map((k): Json => [k, round2(own(query.weights, k) ?? 1)]);
   return cacheKey('query', {
     keywords,
     literals: sortedUnique(query.literals.map((l) => l.toLowerCase())),

@@ -80,7 +80,8 @@ export function isCodeLike(identifier: string): boolean {
     /[a-z][A-Z]/.test(identifier) || // camelCase
     /^[A-Z][a-z0-9]+[A-Z]/.test(identifier) || // PascalCase with 2+ humps
     /[A-Za-z0-9]_[A-Za-z0-9]/.test(identifier) || // snake_case
-    /^[A-Z][A-Z0-9_]{2,}$/.test(identifier) || // CONSTANT
+    /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(identifier) || // CONSTANT_CASE
+    /^[A-Z][A-Z0-9]{6,}$/.test(identifier) || // ECONNREFUSED (short ones like URL, JSON are prose)
     /[0-9]/.test(identifier.slice(1)) ||
     identifier.startsWith('$') ||
     identifier.startsWith('__')
@@ -100,5 +101,14 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'following follow example examples e g eg ie etc work works working happen happens happened try tried see shown show shows ' +
     'one two three new make makes made one able unable case cases possible correct correctly wrong really something anything nothing ' +
     'however though although since without within across per via whether'
+  ).split(/\s+/),
+);
+
+/** Language keywords: never symbols to look for, whatever the task's backticks say. */
+export const KEYWORDS: ReadonlySet<string> = new Set(
+  (
+    'new return function class def const let var import from export default this self super true false null undefined None True False ' +
+    'async await if else elif for while do switch case break continue try catch finally throw raise with yield lambda fn func pub impl ' +
+    'struct enum trait type interface public private protected static void int string bool boolean float double char long package use mod'
   ).split(/\s+/),
 );

@@ -1,4 +1,5 @@
 import type { Candidate, Hit } from '../core/types.js';
+import { own } from '../core/records.js';
 
 const MAX_HITS = 40;
 
@@ -16,7 +17,7 @@ export function mergeCandidates(pool: Map<string, Candidate>, found: Candidate[]
       continue;
     }
     const termFreq = { ...old.termFreq };
-    for (const [term, n] of Object.entries(candidate.termFreq)) termFreq[term] = Math.max(termFreq[term] ?? 0, n);
+    for (const [term, n] of Object.entries(candidate.termFreq)) termFreq[term] = Math.max(own(termFreq, term) ?? 0, n);
     pool.set(candidate.path, {
       path: candidate.path,
       size: candidate.size,

@@ -22,7 +22,11 @@ const DOTTED = /\b([a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){2,})\b/g;
 /** Exception lines: ValueError: something went wrong */
 const ERROR_LINE = /^\s*(?:[\w.]*(?:Error|Exception|Warning|panic)|error(?:\[\w+\])?|fatal|thread '.*' panicked at)[:]\s*(.+)$/gim;
 /** Quoted strings: "…", '…', “…” */
-const QUOTED = /"([^"\n]{4,160})"|'([^'\n]{4,160})'|“([^”\n]{4,160})”/g;
+const QUOTED = /"([^"\n]{4,160})"|(?<![A-Za-z])'([^'\n]{4,160})'(?![A-Za-z])|“([^”\n]{4,160})”/g;
+/** Product names written like files (Node.js, Vue.js): not paths. */
+const PRODUCT_NAMES = /^(?:node|vue|next|nuxt|express|react|angular|ember|backbone|three|d3|chart|moment|socket|p5|deno|bun|nest|solid|svelte)\.js$/i;
+/** First segments of dotted chains that are objects, not modules (`this.config.headers`). */
+const OBJECT_HEADS = new Set(['this', 'self', 'cls', 'super', 'window', 'document', 'console', 'process', 'module', 'exports', 'obj', 'req', 'res', 'ctx', 'options', 'opts', 'props', 'state', 'event', 'err', 'error', 'args', 'kwargs', 'config', 'settings', 'response', 'request', 'result', 'data', 'value', 'e', 'x']);
 
 export interface Mentions {
   /** Path mentions, normalized (POSIX, no leading ./ or absolute prefix beyond what suffix matching needs). */
@@ -59,6 +63,7 @@ export function findMentions(text: string): Mentions {
     const dotted = m[1]!;
     if (/^(?:e\.g|i\.e|www|http|v\d)/.test(dotted)) continue;
     const segments = dotted.split('.');
+    if (OBJECT_HEADS.has(segments[0]!)) continue;
     // Module paths are lowercase; a trailing CamelCase segment is a class in that module.
     const modules = segments.filter((s, i) => i === 0 || /^[a-z_][a-z0-9_]*$/.test(s));
     if (modules.length >= 2) addPath(paths, modules.join('/'));
@@ -75,7 +80,7 @@ function addPath(paths: Set<string>, raw: string): void {
   // Frames from another machine: keep what follows the usual install roots.
   p = p.replace(/^.*\/(?:site-packages|dist-packages|node_modules)\//, '');
   p = p.replace(/^\/+/, '').replace(/^(?:\.\.?\/)+/, '');
-  if (p.length < 3 || /^(?:https?:|www\.)/.test(raw)) return;
+  if (p.length < 3 || /^(?:https?:|www\.)/.test(raw) || PRODUCT_NAMES.test(p)) return;
   if (/\.(?:com|org|io|net)\b/.test(p) && !p.includes('/')) return;
   paths.add(p);
 }

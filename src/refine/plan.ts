@@ -1,4 +1,4 @@
-import { identifierTerms, identifiersOf, isCodeLike, stem, STOPWORDS, wholeTerm } from '../core/text.js';
+import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, stem, STOPWORDS, wholeTerm } from '../core/text.js';
 import type { Query } from '../core/types.js';
 import { findMentions } from './mentions.js';
 
@@ -43,7 +43,8 @@ export function planQuery(task: string): Query {
   for (const match of text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)) {
     const id = match[0];
     const inTitle = titleIds.has(id) ? WEIGHT.titleBoost : 1;
-    const code = backticked.has(id) || isCodeLike(id);
+    // A language keyword in backticks (`new Foo`) is not a symbol to look for; it stays a word.
+    const code = !KEYWORDS.has(id) && (backticked.has(id) || isCodeLike(id));
     if (code) {
       if (id.length >= 3) symbols.add(id);
       const [first, ...parts] = identifierTerms(id);

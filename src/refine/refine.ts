@@ -2,6 +2,7 @@ import { isDefinitionLine } from '../core/definitions.js';
 import { DEFAULTS } from '../core/options.js';
 import { identifierTerms, wholeTerm } from '../core/text.js';
 import type { Candidate, FileFacts, Gap, Query, Score } from '../core/types.js';
+import { own } from '../core/records.js';
 
 /** Weight of terms borrowed from what the strongest files define: enough to find their callers, too little to steer. */
 const BORROWED_WEIGHT = 0.15;
@@ -88,7 +89,7 @@ function collectGaps(input: RefineInput, ranked: Score[]): Gap[] {
   }
   for (const symbol of plan.symbols) {
     const gap: Gap = { kind: 'symbol', target: symbol, question: `where is ${symbol} defined?` };
-    if ((plan.weights[wholeTerm(symbol)] ?? 0) >= 0.9 && !isClosed(gap, pool)) gaps.push(gap);
+    if ((own(plan.weights, wholeTerm(symbol)) ?? 0) >= 0.9 && !isClosed(gap, pool)) gaps.push(gap);
   }
   return uniqueBy(gaps, (g) => `${g.kind}:${g.target}`);
 }

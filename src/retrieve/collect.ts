@@ -6,6 +6,7 @@
 import type { Hit, Query } from '../core/types.js';
 import { identifiersOf, tokenize } from '../core/text.js';
 import type { RipgrepMatch } from './ripgrep.js';
+import { own } from '../core/records.js';
 
 /** Occurrences counted per keyword per file, so one repetitive file cannot dominate. */
 export const MAX_TERM_FREQ = 50;
@@ -72,7 +73,7 @@ export class EvidenceCollector {
     if (!terms) return;
     const evidence = this.evidenceOf(match.path);
     for (const [keyword, count] of terms.keywords) {
-      evidence.termFreq[keyword] = Math.min(MAX_TERM_FREQ, (evidence.termFreq[keyword] ?? 0) + count);
+      evidence.termFreq[keyword] = Math.min(MAX_TERM_FREQ, (own(evidence.termFreq, keyword) ?? 0) + count);
     }
     for (const literal of terms.literals) evidence.literals.add(literal);
     for (const symbol of terms.symbols) evidence.symbols.add(symbol);

@@ -9,6 +9,7 @@ import type { Candidate, CandidateSource, DispatchResult, Query, SearchStats } f
 import { selectHits, type FileEvidence } from './collect.js';
 import type { FileList, ListedFile } from './glob.js';
 import { createPathMatcher } from './match.js';
+import { own } from '../core/records.js';
 
 export interface RankInput {
   query: Query;
@@ -62,7 +63,7 @@ function computeStats(query: Query, list: FileList, content: ReadonlyMap<string,
   const docFreq: Record<string, number> = {};
   for (const keyword of query.keywords) docFreq[keyword] = 0;
   for (const found of content.values()) {
-    for (const [keyword, tf] of Object.entries(found.termFreq)) if (tf > 0) docFreq[keyword] = (docFreq[keyword] ?? 0) + 1;
+    for (const [keyword, tf] of Object.entries(found.termFreq)) if (tf > 0) docFreq[keyword] = (own(docFreq, keyword) ?? 0) + 1;
   }
   return { totalFiles, avgSize, docFreq, skipped: { ...list.skipped } };
 }
@@ -95,12 +96,12 @@ function findMentions(mentions: readonly string[], files: readonly ListedFile[])
 function orderByEvidence(candidates: Candidate[], query: Query, stats: SearchStats): Candidate[] {
   const N = stats.totalFiles;
   const idf = (keyword: string): number => {
-    const df = stats.docFreq[keyword] ?? 0;
+    const df = own(stats.docFreq, keyword) ?? 0;
     return Math.log(1 + (N - df + 0.5) / (df + 0.5));
   };
   const scoreOf = (c: Candidate): number =>
     // a keyword the planner gave no weight still counts, as a plain term
-    Object.entries(c.termFreq).reduce((sum, [k, tf]) => sum + (query.weights[k] ?? 1) * idf(k) * (tf / (tf + SATURATION)), 0);
+    Object.entries(c.termFreq).reduce((sum, [k, tf]) => sum + (own(query.weights, k) ?? 1) * idf(k) * (tf / (tf + SATURATION)), 0);
   const ranked = candidates.map((c) => ({ c, strong: c.mentions.length + c.literals.length + c.symbols.length > 0 ? 0 : 1, score: scoreOf(c) }));
   ranked.sort((a, b) => a.strong - b.strong || b.score - a.score || (a.c.path < b.c.path ? -1 : a.c.path > b.c.path ? 1 : 0));
   return ranked.map((r) => r.c);

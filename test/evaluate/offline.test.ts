@@ -7,7 +7,7 @@ import { planQuery } from '../../src/refine/plan.js';
 /** A candidate as dispatch would build it from the file's lines. */
 function candidate(path: string, lines: string[], extra: Partial<Candidate> = {}): Candidate {
   const termFreq: Record<string, number> = {};
-  for (const line of lines) for (const t of tokenize(line)) termFreq[t] = (termFreq[t] ?? 0) + 1;
+  for (const line of lines) for (const t of tokenize(line)) termFreq[t] = (Object.hasOwn(termFreq, t) ? termFreq[t]! : 0) + 1;
   return {
     path,
     size: lines.join('\n').length,
@@ -23,7 +23,7 @@ function candidate(path: string, lines: string[], extra: Partial<Candidate> = {}
 
 function statsFor(candidates: Candidate[], totalFiles = 200): SearchStats {
   const docFreq: Record<string, number> = {};
-  for (const c of candidates) for (const t of Object.keys(c.termFreq)) docFreq[t] = (docFreq[t] ?? 0) + 1;
+  for (const c of candidates) for (const t of Object.keys(c.termFreq)) docFreq[t] = (Object.hasOwn(docFreq, t) ? docFreq[t]! : 0) + 1;
   const avgSize = candidates.reduce((s, c) => s + c.size, 0) / candidates.length;
   return { totalFiles, avgSize, docFreq, skipped: {} };
 }
@@ -84,5 +84,17 @@ describe('offline evaluator', () => {
     const forward = rank('load_config fails on missing path', make());
     const backward = rank('load_config fails on missing path', make().reverse());
     expect(backward.map((s) => [s.path, s.relevance])).toEqual(forward.map((s) => [s.path, s.relevance]));
+  });
+});
+
+describe('offline evaluator on hostile words', () => {
+  it('scores terms that are Object.prototype names (constructor) like any other word', () => {
+    const ranked = rank('the constructor of AxiosError drops the cause', [
+      candidate('lib/core/AxiosError.js', ['function AxiosError(message, code, config, request, response) {', '  this.constructor = AxiosError;', '  this.cause = cause;']),
+      candidate('lib/utils.js', ['const toString = Object.prototype.toString;']),
+    ]);
+    for (const s of ranked) expect(Number.isFinite(s.relevance)).toBe(true);
+    expect(ranked[0]!.path).toBe('lib/core/AxiosError.js');
+    expect(ranked[0]!.relevance).toBeGreaterThan(0.7);
   });
 });

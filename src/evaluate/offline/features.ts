@@ -2,6 +2,7 @@ import { fileKindOf, type FileKind } from '../../core/files.js';
 import { tokenize, wholeTerm } from '../../core/text.js';
 import type { Candidate, FileFacts, Query, SearchStats } from '../../core/types.js';
 import { isDefinitionLine } from '../../core/definitions.js';
+import { own } from '../../core/records.js';
 
 /** BM25 constants: the usual values; tuning them did not help on real tasks. */
 const K1 = 1.2;
@@ -52,7 +53,7 @@ export interface FeatureContext {
 
 export function idfOf(term: string, stats: SearchStats): number {
   const n = Math.max(stats.totalFiles, 1);
-  const df = Math.min(stats.docFreq[term] ?? 0, n);
+  const df = Math.min(own(stats.docFreq, term) ?? 0, n);
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
@@ -71,11 +72,11 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   const matched: Array<{ term: string; mass: number }> = [];
   const planTerms = new Set(plan.keywords);
   for (const term of query.keywords) {
-    const weight = query.weights[term] ?? plan.weights[term] ?? 0.2;
+    const weight = own(query.weights, term) ?? own(plan.weights, term) ?? 0.2;
     const idf = idfOf(term, stats);
     // Coverage is of the task's own terms; refinements only add evidence.
     if (planTerms.has(term)) totalMass += weight * idf;
-    let tf = candidate.termFreq[term] ?? 0;
+    let tf = own(candidate.termFreq, term) ?? 0;
     if (baseTerms.has(term)) tf += FIELD_TF.basename;
     else if (dirTerms.has(term)) tf += FIELD_TF.directory;
     if (defTerms.has(term)) tf += FIELD_TF.definedName;

@@ -2,6 +2,7 @@ import { resolveImport } from '../../core/imports.js';
 import { tokenize, wholeTerm } from '../../core/text.js';
 import type { Candidate, FileFacts, Query } from '../../core/types.js';
 import { isDefinitionLine } from '../../core/definitions.js';
+import { own } from '../../core/records.js';
 
 const MAX_GAPS_PER_FILE = 6;
 
@@ -19,7 +20,7 @@ export function findMissing(
   isTop: boolean,
 ): string[] {
   const missing: string[] = [];
-  const strong = new Set(plan.keywords.filter((k) => (plan.weights[k] ?? 0) >= 0.9));
+  const strong = new Set(plan.keywords.filter((k) => (own(plan.weights, k) ?? 0) >= 0.9));
   const symbols = new Set(plan.symbols);
   const related = (name: string): boolean => symbols.has(name) || strong.has(wholeTerm(name));
 

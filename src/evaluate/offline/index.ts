@@ -6,6 +6,7 @@ import { ANCHOR, calibrate, combineFeatures } from './combine.js';
 import { computeFeatures, idfOf, type Features } from './features.js';
 import { findMissing } from './gaps.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
+import { own } from '../../core/records.js';
 
 /** Files whose imports lend their neighbours a little score, and whose gaps are computed. */
 const STRONG_FILES = 5;
@@ -35,7 +36,7 @@ export function scoreOffline(input: EvalInput): Score[] {
   const symbolWeight = (symbol: string): number => {
     const term = wholeTerm(symbol);
     // A gap symbol (called by a strong file) counts half as much as one the task names.
-    const weight = planSymbols.has(symbol) ? (plan.weights[term] ?? 1) : 0.5;
+    const weight = planSymbols.has(symbol) ? (own(plan.weights, term) ?? 1) : 0.5;
     // A name defined in many files (a common method name) proves less than a unique one.
     return weight * Math.min(1, idfOf(term, stats) / 5);
   };

@@ -1,5 +1,6 @@
 import type { Candidate, Query } from '../../core/types.js';
 import type { Features } from './features.js';
+import { own } from '../../core/records.js';
 
 const MAX_EVIDENCE_LINES = 8;
 
@@ -18,7 +19,7 @@ export function describeEvidence(candidate: Candidate, f: Features): string {
 /** Lines for regions: definitions of named symbols first, then the lines richest in task terms. */
 export function pickEvidenceLines(candidate: Candidate, f: Features, plan: Query): number[] {
   const picked = new Set(f.definitionLines.slice(0, MAX_EVIDENCE_LINES));
-  const weightOf = (terms: string[]): number => terms.reduce((sum, t) => sum + (plan.weights[t] ?? (plan.literals.includes(t) ? 2 : 1)), 0);
+  const weightOf = (terms: string[]): number => terms.reduce((sum, t) => sum + (own(plan.weights, t) ?? (plan.literals.includes(t) ? 2 : 1)), 0);
   const ranked = [...candidate.hits].sort((a, b) => weightOf(b.terms) - weightOf(a.terms) || a.line - b.line);
   for (const hit of ranked) {
     if (picked.size >= MAX_EVIDENCE_LINES) break;
