@@ -1,11 +1,11 @@
 /**
  * Preflight: gather context for a task through the library before an agent starts.
  * Run from the repository root after `npm install`:
- *   npx tsx examples/preflight.ts "where is the token budget enforced?" [root]
+ *   npx tsx examples/preflight.ts "how are stack-trace frames mapped to files?" [root]
  */
 import { createRetriever, isCtxloopError } from 'ctxloop';
 
-const task = process.argv[2] ?? 'where is the token budget enforced?';
+const task = process.argv[2] ?? "how are stack-trace frames mapped to files?";
 const root = process.argv[3] ?? process.cwd();
 
 const retriever = createRetriever({ root, budget: 4000, provider: 'offline' });

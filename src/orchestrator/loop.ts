@@ -18,7 +18,7 @@ const MAX_LISTED_CANDIDATES = 50;
 /**
  * Finds the code a task needs: plan → (dispatch → evaluate → refine) ≤ 3 cycles → pack.
  * @example
- * const result = await retrieve('where is the token budget enforced?', { root: '.' });
+ * const result = await retrieve('TypeError in parseConfig when the file is empty', { root: '.' });
  * for (const file of result.files) console.log(file.path, file.score);
  */
 export async function retrieve(task: string, options: RetrieveOptions = {}, deps: Partial<Deps> = {}): Promise<RetrieveResult> {

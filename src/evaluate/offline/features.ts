@@ -70,12 +70,12 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   let matchedMass = 0;
   let totalMass = 0;
   const matched: Array<{ term: string; mass: number }> = [];
-  const planTerms = new Set(plan.keywords);
-  for (const term of query.keywords) {
-    const weight = own(query.weights, term) ?? own(plan.weights, term) ?? 0.2;
+  // Scored against the task's own terms only: terms refine borrows from the best files find
+  // their callers, but scoring with them would let those files vote for themselves.
+  for (const term of plan.keywords) {
+    const weight = own(plan.weights, term) ?? 0.2;
     const idf = idfOf(term, stats);
-    // Coverage is of the task's own terms; refinements only add evidence.
-    if (planTerms.has(term)) totalMass += weight * idf;
+    totalMass += weight * idf;
     let tf = own(candidate.termFreq, term) ?? 0;
     if (baseTerms.has(term)) tf += FIELD_TF.basename;
     else if (dirTerms.has(term)) tf += FIELD_TF.directory;
@@ -83,7 +83,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     if (tf <= 0) continue;
     const mass = weight * idf;
     lexical += (mass * (tf * (K1 + 1))) / (tf + K1 * lengthNorm);
-    if (planTerms.has(term)) matchedMass += mass;
+    matchedMass += mass;
     matched.push({ term, mass });
   }
 
