@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit';
 import type { SearchRequest, SearchScope, Searcher } from '../core/deps.js';
-import { abortError, throwIfAborted } from '../core/errors.js';
+import { abortError, isAbortError, throwIfAborted } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { searchPrefix } from '../core/text.js';
 import type { DispatchResult } from '../core/types.js';
@@ -89,8 +89,12 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     };
     const searches = chunkPatterns(patterns).map((chunk) => limit(() => runRipgrep({ ...run, patterns: chunk }, (match) => collector.add(match))));
     const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
-    const [list] = await Promise.all([stopOnFailure(listing), Promise.all(searches.map(stopOnFailure))]);
+    // Wait for every run to end (a killed rg included) before reporting, so no process outlives the call.
+    const settled = await Promise.allSettled([stopOnFailure(listing), ...searches.map(stopOnFailure)]);
     throwIfAborted(context.signal);
+    const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    if (failures.length > 0) throw failures.find((e) => !isAbortError(e)) ?? failures[0];
+    const list = (settled[0] as PromiseFulfilledResult<FileList>).value;
     return rankCandidates({ query, list, evidence: collector.files(), maxCandidates: request.maxCandidates });
   } finally {
     context.signal?.removeEventListener('abort', onAbort);
