@@ -108,3 +108,50 @@ export function matchPathMention(file: string, mention: string): number {
 export function toPosix(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\.\/+/, '');
 }
+
+/** Finds the files a path mention can name without testing every file: by last segment. */
+export interface PathIndex {
+  /** Files that best match the mention (longest suffix), in file-list order; empty when none. */
+  lookup(mention: string): string[];
+}
+
+const indexes = new WeakMap<readonly string[], PathIndex>();
+
+/** An index over a file list, built once per list (lists are immutable once made). */
+export function pathIndexOf(files: readonly string[]): PathIndex {
+  let index = indexes.get(files);
+  if (index) return index;
+  const byKey = new Map<string, string[]>();
+  const add = (key: string, file: string): void => {
+    const list = byKey.get(key);
+    if (list) list.push(file);
+    else byKey.set(key, [file]);
+  };
+  for (const file of files) {
+    const bare = stripExtension(file);
+    const slash = bare.lastIndexOf('/');
+    const name = bare.slice(slash + 1);
+    add(name, file);
+    const full = basenameOf(file);
+    if (full !== name) add(full, file);
+    // A package entry (`pkg/__init__.py`, `dir/index.ts`) is also named by its directory.
+    if (slash > 0 && INDEX_NAMES.test(name)) add(bare.slice(bare.lastIndexOf('/', slash - 1) + 1, slash), file);
+  }
+  index = {
+    lookup(mention) {
+      const m = mention.replace(/^\.?\/+/, '').replace(/\/+$/, '');
+      const last = m.slice(m.lastIndexOf('/') + 1);
+      const pool = new Set([...(byKey.get(last) ?? []), ...(byKey.get(stripExtension(last)) ?? [])]);
+      let best = 0;
+      let found: string[] = [];
+      for (const file of pool) {
+        const n = matchPathMention(file, m);
+        if (n > best) [best, found] = [n, [file]];
+        else if (n === best && n > 0) found.push(file);
+      }
+      return found;
+    },
+  };
+  indexes.set(files, index);
+  return index;
+}

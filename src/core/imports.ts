@@ -1,4 +1,4 @@
-import { matchPathMention } from './files.js';
+import { pathIndexOf } from './files.js';
 
 /**
  * Where an import specifier may live, as path mentions relative to the root: `./verify` in
@@ -46,19 +46,13 @@ function joinPath(dir: string, relative: string): string {
 
 /** Files an import resolves to (best suffix match first), among `files`. */
 export function resolveImport(fromFile: string, specifier: string, language: string, files: readonly string[]): string[] {
+  const index = pathIndexOf(files);
   for (const mention of importMentions(fromFile, specifier, language)) {
-    let best = 0;
-    let found: string[] = [];
-    for (const file of files) {
-      if (file === fromFile) continue;
-      const n = matchPathMention(file, mention);
-      if (n > best) {
-        best = n;
-        found = [file];
-      } else if (n === best && n > 0) found.push(file);
-    }
+    const found = index.lookup(mention).filter((f) => f !== fromFile);
+    if (found.length === 0) continue;
     // A one-segment match of a bare name (`utils`) is ambiguous across a repository: keep only when unique.
-    if (found.length > 0 && (best > 1 || found.length === 1)) return found.slice(0, 3);
+    const segments = mention.split('/').length;
+    if (segments > 1 || found.length === 1) return found.slice(0, 3);
   }
   return [];
 }

@@ -60,9 +60,10 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
   for (let cycle = 1; cycle <= options.maxCycles; cycle++) {
     throwIfAborted(signal);
     const started = deps.clock.now();
-    const dispatched = await deps.searcher.search({ ...scope, query, maxCandidates: options.maxCandidates }, signal);
-    stats = dispatched.stats;
+    // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
     const excluded = new Set(query.excludes);
+    const dispatched = await deps.searcher.search({ ...scope, query: { ...query, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
+    stats = dispatched.stats;
     const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
 

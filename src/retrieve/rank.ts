@@ -3,7 +3,7 @@
  * repository statistics, and keeps the best `maxCandidates` by a simple evidence order. The
  * real ranking is the evaluator's; this only decides what it gets to see.
  */
-import { matchPathMention } from '../core/files.js';
+import { pathIndexOf } from '../core/files.js';
 import { tokenize } from '../core/text.js';
 import type { Candidate, CandidateSource, DispatchResult, Query, SearchStats } from '../core/types.js';
 import { selectHits, type FileEvidence } from './collect.js';
@@ -79,15 +79,11 @@ function findPathHits(query: Query, files: readonly ListedFile[]): ListedFile[] 
 /** For each mention, the files it names best: only the longest suffix match wins. */
 function findMentions(mentions: readonly string[], files: readonly ListedFile[]): Array<[ListedFile, string]> {
   const out: Array<[ListedFile, string]> = [];
+  if (mentions.length === 0) return out;
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const index = pathIndexOf([...byPath.keys()]);
   for (const mention of new Set(mentions)) {
-    let best = 0;
-    let winners: ListedFile[] = [];
-    for (const file of files) {
-      const length = matchPathMention(file.path, mention);
-      if (length > best) [best, winners] = [length, [file]];
-      else if (length === best && length > 0) winners.push(file);
-    }
-    for (const file of winners) out.push([file, mention]);
+    for (const path of index.lookup(mention)) out.push([byPath.get(path)!, mention]);
   }
   return out;
 }
