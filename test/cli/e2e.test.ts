@@ -84,3 +84,22 @@ describe.runIf(existsSync(BIN))('ctxloop binary', () => {
     expect(r.stdout).toContain('130');
   });
 });
+
+describe.runIf(existsSync(BIN))('examples', () => {
+  it('preflight.ts gathers context through the library as written', async () => {
+    const repo = makeRepo({
+      'src/billing/invoice.py': 'def compute_invoice_total(lines):\n    return sum(l.amount for l in lines)\n',
+      'src/billing/report.py': 'from .invoice import compute_invoice_total\n\ndef report(lines):\n    print(compute_invoice_total(lines))\n',
+    });
+    try {
+      const tsx = resolve(__dirname, '../../node_modules/.bin/tsx');
+      const example = resolve(__dirname, '../../examples/preflight.ts');
+      const out = await new Promise<string>((done, fail) =>
+        execFile(tsx, [example, 'compute_invoice_total returns the wrong total', repo.root], { cwd: resolve(__dirname, '../..') }, (error, stdout) => (error ? fail(error) : done(stdout))),
+      );
+      expect(out).toMatch(/\d\.\d\d {2}src\/billing\/invoice\.py/);
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
