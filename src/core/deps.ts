@@ -79,6 +79,15 @@ export interface Evaluator {
   readonly id: string;
   /** Model name, or `offline`. Part of the score cache key. */
   readonly model: string;
+  /**
+   * True when a file's score depends only on the task and that file (an LLM judging each file),
+   * so scores can be cached per (query, content hash). The offline evaluator scores files
+   * against each other (calibrated to the best), so its scores are not cached: recomputing them
+   * costs less than hashing every candidate.
+   */
+  readonly independent?: boolean;
+  /** Version of the prompt (or scorer) behind the scores; part of the score cache key. */
+  readonly version?: string | number;
   evaluate(input: EvalInput, signal?: AbortSignal): Promise<EvalOutput>;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { factsKey } from '../cache/keys.js';
+import { factsKey } from '../core/keys.js';
 import type { Cache, FactsReader } from '../core/deps.js';
 import { throwIfAborted } from '../core/errors.js';
 import { languageOf } from '../core/files.js';

@@ -9,6 +9,7 @@ import { planQuery } from '../refine/plan.js';
 import { refineQuery } from '../refine/refine.js';
 import { createRetriever } from './retriever.js';
 import { mergeCandidates, poolList } from './pool.js';
+import { evaluateCached } from './score-cache.js';
 
 /** Files whose structure is read each cycle (the rest are judged on their hit lines). */
 const FACTS_PER_CYCLE = 40;
@@ -69,7 +70,7 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
 
     const candidates = poolList(pool);
     await readFactsForTop(candidates, { plan, query, stats, files, facts, task }, deps, options.root, signal);
-    const evaluated = await deps.evaluator.evaluate({ task, plan, query, candidates, facts, stats, files }, signal);
+    const evaluated = await evaluateCached(deps.evaluator, deps.cache, { task, plan, query, candidates, facts, stats, files }, signal);
     scores = evaluated.scores;
     addUsage(usage, evaluated.usage);
     const kept = scores.filter((s) => s.relevance >= options.threshold).length;

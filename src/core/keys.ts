@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Query } from '../core/types.js';
-import { FACTS_VERSION } from '../facts/version.js';
-import { own } from '../core/records.js';
+import type { Query } from './types.js';
+import { own } from './records.js';
+
+/** Version of the facts extractor: bump it whenever its output changes, so cached facts are re-read. */
+export const FACTS_VERSION = 1;
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { factsKey, queryKey, scoreKey, stableStringify } from '../../src/cache/keys.js';
+import { factsKey, queryKey, scoreKey, stableStringify } from '../../src/core/keys.js';
 import type { Query } from '../../src/core/types.js';
-import { FACTS_VERSION } from '../../src/facts/version.js';
+import { FACTS_VERSION } from '../../src/core/keys.js';
 
 const query = (overrides: Partial<Query> = {}): Query => ({
   keywords: ['verifyemail', 'verify', 'email'],
