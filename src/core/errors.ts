@@ -17,17 +17,14 @@ export type ErrorCode =
   | 'fs_error'
   // cache
   | 'cache_error'
-  // providers
-  | 'no_api_key'
-  | 'auth_failed'
-  | 'rate_limited'
-  | 'provider_error'
-  | 'unreachable'
-  | 'timeout'
-  | 'bad_output'
+  // providers (also the `fallback.reason` of a result)
+  | ProviderErrorCode
   // run
   | 'aborted'
   | 'internal';
+
+/** Why a provider could not be used: an error code, and the `fallback.reason` it leaves in a result. */
+export type ProviderErrorCode = 'no_api_key' | 'auth_failed' | 'rate_limited' | 'provider_error' | 'unreachable' | 'timeout' | 'bad_output';
 
 const BRAND = Symbol.for('ctxloop.error');
 

@@ -2,6 +2,7 @@
  * The nouns of ctxloop. Stages meet here: none imports another stage.
  * Result-contract fields (see DESIGN.md) are camelCase and never renamed once shipped.
  */
+import type { ProviderErrorCode } from './errors.js';
 
 /** One search request: what a single dispatch looks for. All strings are plain data, never regexes. */
 export interface Query {
@@ -162,15 +163,8 @@ export interface Usage {
   cacheHits: number;
 }
 
-/** snake_case reasons, shared with error codes. */
-export type FallbackReason =
-  | 'no_api_key'
-  | 'auth_failed'
-  | 'rate_limited'
-  | 'provider_error'
-  | 'unreachable'
-  | 'timeout'
-  | 'bad_output';
+/** snake_case reasons: the code of the provider error that caused the fallback. */
+export type FallbackReason = ProviderErrorCode;
 
 /** The result contract of DESIGN.md, exactly what `--json` prints. */
 export interface RetrieveResult {
