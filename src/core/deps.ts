@@ -61,6 +61,11 @@ export interface EvalInput {
   stats: SearchStats;
   /** Every searchable file, for resolving imports and mentions. */
   files: readonly string[];
+  /**
+   * Offline scores of these candidates, when the orchestrator ranked them first. A model
+   * evaluator stands them in for a batch it could not score, and borrows their evidence lines.
+   */
+  prior?: ReadonlyMap<string, Score>;
 }
 
 export interface EvalOutput {
@@ -68,6 +73,11 @@ export interface EvalOutput {
   scores: Score[];
   /** Model usage of this call (zero for offline). */
   usage: Usage;
+  /**
+   * Paths scored by a stand-in (offline scores after a model reply failed twice): correct for
+   * this run but not the evaluator's own verdict, so they are never cached under its key.
+   */
+  standIns?: string[];
 }
 
 /**
@@ -89,6 +99,40 @@ export interface Evaluator {
   /** Version of the prompt (or scorer) behind the scores; part of the score cache key. */
   readonly version?: string | number;
   evaluate(input: EvalInput, signal?: AbortSignal): Promise<EvalOutput>;
+}
+
+/** What a model is asked for: one user turn, answered as JSON matching `schema`. */
+export interface ModelRequest {
+  /** The calling role (`evaluate`, `plan`, `scout`), for messages. */
+  role: string;
+  /** The rendered prompt. The model wrapper redacts secret-looking values before sending it. */
+  prompt: string;
+  /** A second try after a bad reply: the reply and what was wrong with it. */
+  repair?: { reply: string; problem: string };
+  /** The reply's JSON schema: an Anthropic tool's input schema, an OpenAI `json_schema` format. */
+  schema: { name: string; description: string; json: Record<string, unknown> };
+  /** Output token limit. */
+  maxTokens: number;
+}
+
+export interface ModelReply {
+  /** The JSON text of the reply (a tool call's input, or the message content as written). */
+  text: string;
+  /** From the API's own usage fields. */
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * One chat model behind one provider SDK (`evaluate/anthropic.ts`, `evaluate/openai.ts`).
+ * Contract: retries (429 with `retry-after`, 5xx, network) happen inside the SDK; what is left
+ * throws `ProviderError` with a code from the shared vocabulary; an abort throws `aborted`.
+ */
+export interface ChatModel {
+  /** `anthropic` or `openai`. */
+  readonly provider: string;
+  readonly model: string;
+  complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply>;
 }
 
 /** The two cache layers. Reads are synchronous (the store is loaded once); writes are batched. */

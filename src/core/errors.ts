@@ -87,6 +87,10 @@ export function isCtxloopError(value: unknown): value is CtxloopError {
   return value instanceof CtxloopError || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true);
 }
 
+export function isProviderError(value: unknown): value is ProviderError {
+  return isCtxloopError(value) && (value instanceof ProviderError || value.name === 'ProviderError');
+}
+
 export function isUsageError(value: unknown): value is UsageError {
   return isCtxloopError(value) && (value instanceof UsageError || value.name === 'UsageError');
 }

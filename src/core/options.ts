@@ -50,6 +50,32 @@ export interface RetrieveOptions {
   /** Model name for the LLM provider (each provider has a small, fast default). */
   model?: string;
   /**
+   * Milliseconds one model request may take (each SDK retry gets the same again).
+   * @default 30000
+   */
+  timeout?: number;
+  /**
+   * Retries of a failed model request (429 honouring `retry-after`, 5xx, network), done by the SDK.
+   * @default 2
+   */
+  maxRetries?: number;
+  /**
+   * Milliseconds all model calls of one run may take together; past it the run goes on offline.
+   * @default 120000
+   */
+  deadline?: number;
+  /**
+   * Candidates a model judges per run, the offline ranking's best; the rest keep their offline
+   * score, capped below the threshold.
+   * @default 30
+   */
+  modelCandidates?: number;
+  /**
+   * Candidates per model call.
+   * @default 10
+   */
+  batchSize?: number;
+  /**
    * Cache directory, or `false` for no cache.
    * @default the user cache dir (`~/.cache/ctxloop` on Linux)
    */
@@ -84,6 +110,11 @@ export interface RetrieveOptions {
   signal?: AbortSignal;
   /** Where the library reports (it never prints on its own). */
   logger?: Logger;
+  /**
+   * Environment for provider keys and base URLs (`ANTHROPIC_*`, `OPENAI_*`) and `CTXLOOP_*` settings.
+   * @default process.env
+   */
+  env?: Record<string, string | undefined>;
 }
 
 /** Options after defaults, environment and config file: nothing optional but `model` and dirs. */
@@ -97,6 +128,11 @@ export interface ResolvedOptions {
   exclude: string[];
   provider: ProviderName;
   model: string | undefined;
+  timeout: number;
+  maxRetries: number;
+  deadline: number;
+  modelCandidates: number;
+  batchSize: number;
   cacheDir: string | null;
   agentsDir: string | undefined;
   promptsDir: string | undefined;
@@ -114,6 +150,13 @@ export const DEFAULTS = {
   maxCandidates: 150,
   concurrency: 4,
   maxFileSize: 1_000_000,
+  timeout: 30_000,
+  maxRetries: 2,
+  deadline: 120_000,
+  modelCandidates: 30,
+  batchSize: 10,
+  /** Model calls in flight at once. */
+  modelConcurrency: 4,
   /** Enough files scoring ≥ threshold to stop looping. */
   enoughFiles: 3,
   /** Scores below this become excludes for the next cycle. */
@@ -131,6 +174,11 @@ export const settingsSchema = z
     exclude: z.array(z.string().min(1)),
     provider: z.enum(['auto', 'offline', 'anthropic', 'openai']),
     model: z.string().min(1),
+    timeout: z.number().int().min(100).max(600_000),
+    maxRetries: z.number().int().min(0).max(10),
+    deadline: z.number().int().min(1000).max(3_600_000),
+    modelCandidates: z.number().int().min(1).max(200),
+    batchSize: z.number().int().min(1).max(50),
     cache: z.union([z.string().min(1), z.literal(false)]),
     agentsDir: z.string().min(1),
     promptsDir: z.string().min(1),
@@ -222,6 +270,11 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
     exclude: merged.exclude ?? [],
     provider: merged.provider ?? DEFAULTS.provider,
     model: merged.model,
+    timeout: merged.timeout ?? DEFAULTS.timeout,
+    maxRetries: merged.maxRetries ?? DEFAULTS.maxRetries,
+    deadline: merged.deadline ?? DEFAULTS.deadline,
+    modelCandidates: merged.modelCandidates ?? DEFAULTS.modelCandidates,
+    batchSize: merged.batchSize ?? DEFAULTS.batchSize,
     cacheDir: cache === false ? null : (cache ?? defaultCacheDir),
     agentsDir: merged.agentsDir,
     promptsDir: merged.promptsDir,
