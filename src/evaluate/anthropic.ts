@@ -1,0 +1,71 @@
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { ChatModel, ModelReply, ModelRequest } from '../core/deps.js';
+import { abortError, ProviderError } from '../core/errors.js';
+import { repairMessage } from '../llm/structured.js';
+import { describeStatus } from './provider-errors.js';
+
+/** Small and fast: judging signatures needs no large model. */
+export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5';
+
+export interface AnthropicModelOptions {
+  apiKey: string;
+  /** `ANTHROPIC_BASE_URL`, a proxy or a test server. */
+  baseURL?: string | undefined;
+  model?: string | undefined;
+  /** Milliseconds per request (the SDK applies it to each attempt). */
+  timeout: number;
+  /** Retries the SDK makes on 408/409/429/5xx and network errors, honouring `retry-after`. */
+  maxRetries: number;
+}
+
+/**
+ * The only file that imports `@anthropic-ai/sdk`. Structured output through a forced tool call:
+ * the reply's `input` is the JSON, already shaped by the tool's input schema.
+ */
+export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? null,
+    timeout: options.timeout,
+    maxRetries: options.maxRetries,
+  });
+  const model = options.model ?? ANTHROPIC_DEFAULT_MODEL;
+  return {
+    provider: 'anthropic',
+    model,
+    async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
+      const messages: Anthropic.MessageParam[] = [{ role: 'user', content: request.prompt }];
+      if (request.repair) {
+        messages.push({ role: 'assistant', content: request.repair.reply || '(empty reply)' }, { role: 'user', content: repairMessage(request.repair.problem) });
+      }
+      let message: Anthropic.Message;
+      try {
+        message = await client.messages.create(
+          {
+            model,
+            max_tokens: request.maxTokens,
+            messages,
+            tools: [{ name: request.schema.name, description: request.schema.description, input_schema: request.schema.json as Anthropic.Tool.InputSchema }],
+            tool_choice: { type: 'tool', name: request.schema.name },
+          },
+          signal ? { signal } : {},
+        );
+      } catch (error) {
+        throw toProviderError(error, model);
+      }
+      const tool = message.content.find((block) => block.type === 'tool_use');
+      const text = tool ? JSON.stringify(tool.input) : message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+      return { text, inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0 };
+    },
+  };
+}
+
+/** SDK errors mapped once: 401/403 auth, 429 rate, ≥500 provider, connection, timeout. */
+function toProviderError(error: unknown, model: string): Error {
+  if (error instanceof APIUserAbortError) return abortError();
+  const provider = 'anthropic';
+  if (error instanceof APIConnectionTimeoutError) return new ProviderError('timeout', `anthropic did not answer in time (model ${model})`, { provider, retryable: true, cause: error });
+  if (error instanceof APIConnectionError) return new ProviderError('unreachable', `anthropic is unreachable: ${error.message.split('\n')[0]}`, { provider, retryable: true, cause: error, hint: 'check ANTHROPIC_BASE_URL and the network' });
+  if (error instanceof APIError && typeof error.status === 'number') return describeStatus(provider, error.status, model, error);
+  return new ProviderError('provider_error', `anthropic failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { provider, cause: error });
+}

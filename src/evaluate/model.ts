@@ -1,0 +1,128 @@
+import pLimit from 'p-limit';
+import type { ChatModel, EvalInput, EvalOutput, Evaluator, Tokenizer } from '../core/deps.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import type { Candidate, Score, Usage } from '../core/types.js';
+import { completeStructured, zeroUsage } from '../llm/structured.js';
+import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
+import { scoreOffline } from './offline/index.js';
+import { EVALUATE_SCHEMA, evaluateReplySchema, type EvaluateReply } from './schema.js';
+import { renderSignature } from './signature.js';
+
+/** Tokens one candidate may take in a prompt: what keeps a cycle near 2,500 input tokens. */
+const CANDIDATE_TOKENS = 70;
+/** The task is sent with every batch: a long bug report is cut (its head says what it is about). */
+const TASK_CHARS = 1500;
+
+export interface ModelEvaluatorOptions {
+  model: ChatModel;
+  /** The `evaluate` prompt; its version is part of the score cache key. */
+  prompt: PromptTemplate;
+  threshold: number;
+  batchSize: number;
+  concurrency: number;
+  /** Reads a candidate's text (root-relative path) for its signatures. */
+  readText(path: string): Promise<string | undefined>;
+  tokenizer: Tokenizer;
+  logger?: Logger;
+}
+
+/**
+ * An LLM judging candidates from compact signatures, in batches, a few calls at a time. A batch
+ * whose reply is malformed twice is scored offline (`standIns`); a provider failure aborts the
+ * other calls and throws `ProviderError` so the orchestrator can fall back for the whole run.
+ */
+export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator {
+  const { model, prompt, logger = silentLogger } = options;
+  const limit = pLimit(options.concurrency);
+  return {
+    id: model.provider,
+    model: model.model,
+    independent: true,
+    version: prompt.version,
+    async evaluate(input: EvalInput, signal?: AbortSignal): Promise<EvalOutput> {
+      const prior = input.prior ?? new Map(scoreOffline(input).map((s) => [s.path, s]));
+      const usage = zeroUsage();
+      const standIns: string[] = [];
+      const stop = new AbortController();
+      const onAbort = (): void => stop.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const judge = async (batch: Candidate[]): Promise<Score[]> => {
+        const texts = await Promise.all(batch.map((c) => options.readText(c.path)));
+        const candidates = batch.map((candidate, i) => renderSignature({ candidate, facts: input.facts.get(candidate.path), text: texts[i], plan: input.plan, tokenizer: options.tokenizer, budget: CANDIDATE_TOKENS })).join('\n\n');
+        const text = renderPrompt(prompt, { task: clip(input.task), candidates, threshold: String(options.threshold) });
+        const result = await completeStructured(model, { role: 'evaluate', prompt: text, schema: EVALUATE_SCHEMA, maxTokens: 200 + 80 * batch.length }, evaluateReplySchema, stop.signal);
+        addUsage(usage, result.usage);
+        if (result.ok) return toScores(batch, result.value, prior, standIns);
+        logger.warn(`${model.provider}: unusable reply twice (${result.problem}); ${batch.length} files scored offline`);
+        standIns.push(...batch.map((c) => c.path));
+        return batch.map((c) => standIn(c, prior));
+      };
+      try {
+        const batches = chunk(input.candidates, options.batchSize);
+        const scored = await Promise.all(batches.map((batch) => limit(() => (stop.signal.aborted ? [] : judge(batch)))).map((p) => p.catch((error: unknown) => {
+          // The first failure stops the other calls; the first error is the one reported.
+          if (!stop.signal.aborted) stop.abort();
+          throw error;
+        })));
+        return { scores: scored.flat(), usage, standIns };
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
+  };
+}
+
+function toScores(batch: Candidate[], reply: EvaluateReply, prior: ReadonlyMap<string, Score>, standIns: string[]): Score[] {
+  const byPath = new Map(reply.scores.map((s) => [s.path.replace(/^\.\//, ''), s]));
+  return batch.map((candidate) => {
+    const verdict = byPath.get(candidate.path);
+    // A file the model left out keeps its offline score rather than vanishing.
+    if (!verdict) {
+      standIns.push(candidate.path);
+      return standIn(candidate, prior);
+    }
+    return {
+      path: candidate.path,
+      relevance: round3(verdict.relevance),
+      reason: oneLine(verdict.reason),
+      missing: verdict.missing.flatMap(toGap).slice(0, 8),
+      evidence: prior.get(candidate.path)?.evidence ?? [],
+    };
+  });
+}
+
+function standIn(candidate: Candidate, prior: ReadonlyMap<string, Score>): Score {
+  return prior.get(candidate.path) ?? { path: candidate.path, relevance: 0, reason: 'not scored', missing: [], evidence: [] };
+}
+
+/** The model names what is missing as written in code; refine reads `symbol:Name` gaps. */
+function toGap(name: string): string[] {
+  const last = name.trim().replace(/\(.*$/, '').split(/[.:#/\\]+/).filter(Boolean).pop() ?? '';
+  return /^[A-Za-z_$][\w$]{2,}$/.test(last) ? [`symbol:${last}`] : [];
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function clip(task: string): string {
+  const text = task.trim();
+  return text.length <= TASK_CHARS ? text : `${text.slice(0, TASK_CHARS)}\n[… task cut: ${text.length - TASK_CHARS} more characters]`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line || 'no reason given';
+}
+
+function round3(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function addUsage(total: Usage, more: Usage): void {
+  total.llmCalls += more.llmCalls;
+  total.inputTokens += more.inputTokens;
+  total.outputTokens += more.outputTokens;
+}

@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { ChatModel, ModelRequest } from '../core/deps.js';
+import type { Usage } from '../core/types.js';
+import { parseReply } from './json.js';
+
+export type StructuredResult<T> = { ok: true; value: T; usage: Usage } | { ok: false; problem: string; usage: Usage };
+
+export function zeroUsage(): Usage {
+  return { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 };
+}
+
+/**
+ * Asks for JSON and validates it. A malformed reply gets ONE repair turn that says what was
+ * wrong; a second failure is returned (not thrown) so the caller can stand in for that work.
+ * Provider failures (`ProviderError`) propagate. Usage counts both calls.
+ */
+export async function completeStructured<S extends z.ZodType>(model: ChatModel, request: ModelRequest, schema: S, signal?: AbortSignal): Promise<StructuredResult<z.output<S>>> {
+  const usage = zeroUsage();
+  const ask = async (req: ModelRequest): Promise<string> => {
+    const reply = await model.complete(req, signal);
+    usage.llmCalls += 1;
+    usage.inputTokens += reply.inputTokens;
+    usage.outputTokens += reply.outputTokens;
+    return reply.text;
+  };
+  const first = await ask(request);
+  const parsed = parseReply(first, schema);
+  if (parsed.ok) return { ok: true, value: parsed.value, usage };
+  const second = await ask({ ...request, repair: { reply: first, problem: parsed.problem } });
+  const repaired = parseReply(second, schema);
+  if (repaired.ok) return { ok: true, value: repaired.value, usage };
+  return { ok: false, problem: repaired.problem, usage };
+}
+
+/** The repair turn's text, the same for every provider. */
+export function repairMessage(problem: string): string {
+  return `Your previous reply could not be used: ${problem}. Reply again with only the JSON object the schema describes, complete, no prose and no code fence.`;
+}

@@ -1,0 +1,110 @@
+/** The provider files against a stub server, through the real SDK clients (never mocked). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatModel } from '../../src/core/deps.js';
+import { createAnthropicModel } from '../../src/evaluate/anthropic.js';
+import { createOpenAIModel } from '../../src/evaluate/openai.js';
+import { EVALUATE_SCHEMA, evaluateReplySchema } from '../../src/evaluate/schema.js';
+import { guardModel } from '../../src/llm/guard.js';
+import { completeStructured } from '../../src/llm/structured.js';
+import { startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
+
+let stub: StubLlm;
+beforeEach(async () => {
+  stub = await startStubLlm();
+});
+afterEach(() => stub.close());
+
+const models: Record<string, (options?: { timeout?: number; maxRetries?: number }) => ChatModel> = {
+  anthropic: (o = {}) => createAnthropicModel({ apiKey: 'test-key', baseURL: stub.url, timeout: o.timeout ?? 5000, maxRetries: o.maxRetries ?? 2 }),
+  openai: (o = {}) => createOpenAIModel({ apiKey: 'test-key', baseURL: stub.openaiURL, timeout: o.timeout ?? 5000, maxRetries: o.maxRetries ?? 2 }),
+};
+
+const request = { role: 'evaluate', prompt: '## src/a.ts\n1| export function a() {}', schema: EVALUATE_SCHEMA, maxTokens: 500 };
+const good = { scores: [{ path: 'src/a.ts', relevance: 0.9, reason: 'defines a', missing: [] }] };
+
+describe.each(['anthropic', 'openai'])('%s provider', (api) => {
+  it('sends the model, max_tokens and the reply schema, and counts usage from the reply', async () => {
+    stub.script({ json: good });
+    const result = await completeStructured(models[api]!(), request, evaluateReplySchema);
+    expect(result).toMatchObject({ ok: true, value: good });
+    const [sent] = stub.requests;
+    expect(sent!.body.model).toBe(api === 'anthropic' ? 'claude-haiku-4-5' : 'gpt-4.1-mini');
+    expect(sent!.body.max_tokens).toBe(500);
+    if (api === 'anthropic') {
+      expect(sent!.body.tools[0]).toMatchObject({ name: 'report_scores', input_schema: { type: 'object', required: ['scores'] } });
+      expect(sent!.body.tool_choice).toEqual({ type: 'tool', name: 'report_scores' });
+    } else {
+      expect(sent!.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'report_scores', strict: true, schema: { type: 'object' } } });
+    }
+    expect(result.usage.llmCalls).toBe(1);
+    expect(result.usage.inputTokens).toBeGreaterThan(10);
+    expect(result.usage.outputTokens).toBeGreaterThan(5);
+  });
+
+  it('reads fenced JSON from a server without structured output', async () => {
+    stub.script({ text: 'Here you go:\n```json\n' + JSON.stringify(good) + '\n```' });
+    expect(await completeStructured(models[api]!(), request, evaluateReplySchema)).toMatchObject({ ok: true, value: good });
+  });
+
+  it('repairs a truncated reply once, telling the model what was wrong', async () => {
+    stub.script({ text: '{"scores":[{"path":"src/a.ts","relev' }, { json: good });
+    const result = await completeStructured(models[api]!(), request, evaluateReplySchema);
+    expect(result).toMatchObject({ ok: true, value: good, usage: { llmCalls: 2 } });
+    expect(stub.requests[1]!.prompt).toContain('not valid JSON');
+    expect(stub.requests[1]!.body.messages).toHaveLength(3);
+  });
+
+  it('gives up after one repair of a reply with the wrong schema', async () => {
+    stub.script({ json: { files: [] } }, { json: { scores: [{ path: 'src/a.ts', relevance: 7, reason: 'x', missing: [] }] } });
+    const result = await completeStructured(models[api]!(), request, evaluateReplySchema);
+    expect(result.ok).toBe(false);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('retries a 429 after retry-after, inside the SDK', async () => {
+    stub.script({ status: 429, headers: { 'retry-after-ms': '30', 'retry-after': '1' } }, { json: good });
+    expect(await completeStructured(models[api]!(), request, evaluateReplySchema)).toMatchObject({ ok: true });
+    expect(stub.requests).toHaveLength(2);
+    expect(stub.requests[1]!.headers['x-stainless-retry-count']).toBe('1');
+  });
+
+  it.each([
+    [401, 'auth_failed', 1],
+    [403, 'auth_failed', 1],
+    [500, 'provider_error', 2],
+    [429, 'rate_limited', 2],
+  ])('maps HTTP %i to %s after %i request(s)', async (status, code, requests) => {
+    stub.script(...Array.from({ length: 3 }, () => ({ status, headers: { 'retry-after-ms': '10' } })));
+    await expect(models[api]!({ maxRetries: 1 }).complete(request)).rejects.toMatchObject({ name: 'ProviderError', code, status, provider: api });
+    expect(stub.requests).toHaveLength(requests);
+  });
+
+  it('maps a slow reply to timeout', async () => {
+    stub.script({ delay: 2000, then: { json: good } });
+    await expect(models[api]!({ timeout: 150, maxRetries: 0 }).complete(request)).rejects.toMatchObject({ code: 'timeout' });
+  });
+
+  it('maps a server that is down to unreachable', async () => {
+    await stub.close();
+    await expect(models[api]!({ maxRetries: 0 }).complete(request)).rejects.toMatchObject({ code: 'unreachable' });
+  });
+
+  it('cancels an in-flight call on abort, and a run past its deadline is a timeout', async () => {
+    stub.script({ delay: 2000, then: { json: good } }, { delay: 2000, then: { json: good } });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await expect(models[api]!().complete(request, controller.signal)).rejects.toMatchObject({ code: 'aborted' });
+    const guarded = guardModel(models[api]!(), { deadline: 100 });
+    await expect(guarded.complete(request)).rejects.toMatchObject({ name: 'ProviderError', code: 'timeout' });
+  });
+});
+
+describe('openai-compatible servers', () => {
+  it('asks again without response_format when the server rejects it, and remembers', async () => {
+    stub.script({ status: 400, body: { error: { message: 'response_format is not supported' } } }, { text: JSON.stringify(good) }, { text: JSON.stringify(good) });
+    const model = models.openai!();
+    expect(await completeStructured(model, request, evaluateReplySchema)).toMatchObject({ ok: true });
+    expect(await completeStructured(model, request, evaluateReplySchema)).toMatchObject({ ok: true });
+    expect(stub.requests.map((r) => r.body.response_format?.type ?? null)).toEqual(['json_schema', null, null]);
+  });
+});
