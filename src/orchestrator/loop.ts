@@ -1,20 +1,22 @@
-import type { Deps } from '../core/deps.js';
-import { throwIfAborted, UsageError } from '../core/errors.js';
+import type { Deps, EvalInput, EvalOutput } from '../core/deps.js';
+import { isProviderError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
 import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
-import type { Candidate, CycleTrace, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
+import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
-import { packFiles } from '../pack/pack.js';
 import { planQuery } from '../refine/plan.js';
 import { refineQuery } from '../refine/refine.js';
+import { finish } from './finish.js';
+import { judgeCandidates } from './judge.js';
+import type { ModelRoles } from './model-roles.js';
+import { planWithModelCached } from './model-plan.js';
 import { createRetriever } from './retriever.js';
 import { mergeCandidates, poolList } from './pool.js';
 import { evaluateCached } from './score-cache.js';
+import { runScouts } from './scouts.js';
 
 /** Files whose structure is read each cycle (the rest are judged on their hit lines). */
 const FACTS_PER_CYCLE = 40;
-/** Candidates listed after the packed files. */
-const MAX_LISTED_CANDIDATES = 50;
 
 /**
  * Finds the code a task needs: plan → (dispatch → evaluate → refine) ≤ 3 cycles → pack.
@@ -31,6 +33,8 @@ export interface LoopContext {
   options: ResolvedOptions;
   deps: Deps;
   provider: string;
+  /** The LLM roles, when a model is configured; the run goes on offline if it fails. */
+  model?: ModelRoles;
   fallback?: RetrieveResult['fallback'];
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
@@ -43,17 +47,39 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
   if (!task) throw new UsageError('no_task', 'the task is empty', { hint: 'pass --task "…", --task-file FILE, or the task on stdin' });
   const emit = ctx.onProgress ?? (() => {});
   const logger = deps.logger ?? silentLogger;
+  const usage: Usage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 };
+  let model = ctx.model;
+  let provider = ctx.provider;
+  let fallback = ctx.fallback;
+  // Any unrecoverable provider failure: the run completes offline and says why, once.
+  const fallBack = (error: unknown): void => {
+    if (!isProviderError(error)) throw error;
+    fallback = { reason: error.code as FallbackReason, message: error.message };
+    logger.warn(`${error.message}; continuing offline`);
+    model = undefined;
+    provider = 'offline';
+  };
 
   const plan = planQuery(task);
   emit({ type: 'plan', query: plan });
   const scope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };
   const files = await deps.searcher.listFiles(scope, signal);
 
+  let query: Query = plan;
+  if (model) {
+    try {
+      const planned = await planWithModelCached(model, deps.cache, task, plan, signal);
+      addUsage(usage, planned.usage);
+      query = planned.query;
+    } catch (error) {
+      fallBack(error);
+    }
+  }
+
   const pool = new Map<string, Candidate>();
   const facts = new Map<string, FileFacts>();
+  const pinned = new Set<string>();
   const cycles: CycleTrace[] = [];
-  const usage: Usage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 };
-  let query: Query = plan;
   let scores: Score[] = [];
   let gaps: Gap[] = [];
   let stats: SearchStats = { totalFiles: files.length, avgSize: 1, docFreq: {}, skipped: {} };
@@ -69,8 +95,17 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
 
     const candidates = poolList(pool);
-    await readFactsForTop(candidates, { plan, query, stats, files, facts, task }, deps, options.root, signal);
-    const evaluated = await evaluateCached(deps.evaluator, deps.cache, { task, plan, query, candidates, facts, stats, files }, signal);
+    const input: EvalInput = { task, plan, query, candidates, facts, stats, files };
+    await readFactsForTop(input, deps, options.root, signal);
+    let evaluated: EvalOutput | undefined;
+    if (model) {
+      try {
+        evaluated = await judgeCandidates(model.evaluator, deps.cache, deps.facts, input, { threshold: options.threshold, modelCandidates: options.modelCandidates, pinned, root: options.root }, signal);
+      } catch (error) {
+        fallBack(error);
+      }
+    }
+    evaluated ??= await evaluateCached(deps.evaluator, deps.cache, input, signal);
     scores = evaluated.scores;
     addUsage(usage, evaluated.usage);
     const kept = scores.filter((s) => s.relevance >= options.threshold).length;
@@ -86,72 +121,33 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     logger.debug(`cycle ${cycle}: ${pool.size} candidates (+${added}), ${kept} ≥ ${options.threshold}; ${refined.why}`);
     if (stop) break;
     query = refined.next;
+    // With a model, open gaps also become retrieval subagents; what they find joins the pool and is judged.
+    if (model && gaps.length > 0) {
+      try {
+        const scouted = await runScouts({ model, deps, scope, files, task, gaps, signal });
+        addUsage(usage, scouted.usage);
+        mergeCandidates(pool, scouted.found);
+        for (const found of scouted.found) pinned.add(found.path);
+      } catch (error) {
+        fallBack(error);
+      }
+    }
   }
 
-  return finish(ctx, { scores, facts, gaps, cycles, usage });
-}
-
-interface Finished {
-  scores: Score[];
-  facts: Map<string, FileFacts>;
-  gaps: Gap[];
-  cycles: CycleTrace[];
-  usage: Usage;
-}
-
-async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveResult> {
-  const { options, deps } = ctx;
-  const ranked = [...run.scores].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
-  const keep = ranked.filter((s) => s.relevance >= options.threshold);
-  const missingFacts = keep.map((s) => s.path).filter((p) => !run.facts.has(p));
-  if (missingFacts.length > 0) for (const [p, f] of await deps.facts.read(options.root, missingFacts, ctx.signal)) run.facts.set(p, f);
-  const texts = new Map<string, string>();
-  for (const score of keep) {
-    const text = await deps.facts.readText(options.root, score.path);
-    if (text !== undefined) texts.set(score.path, text);
-  }
-  const packed = packFiles({ scores: keep.filter((s) => texts.has(s.path) && run.facts.has(s.path)), facts: run.facts, texts, threshold: options.threshold, budget: options.budget, tokenizer: deps.tokenizer, withContent: options.withContent });
-  ctx.onProgress?.({ type: 'pack', files: packed.files.length, tokens: packed.tokens });
-  const packedPaths = new Set(packed.files.map((f) => f.path));
-  await deps.cache.flush();
-
-  const result: RetrieveResult = {
-    task: ctx.task,
-    root: options.root,
-    provider: ctx.provider,
-    files: packed.files,
-    candidates: ranked
-      .filter((s) => !packedPaths.has(s.path))
-      .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: round2(s.relevance), reason: s.reason })),
-    gaps: run.gaps.map((g) => g.question),
-    cycles: run.cycles,
-    usage: run.usage,
-    tokens: packed.tokens,
-  };
-  if (ctx.fallback) result.fallback = ctx.fallback;
-  return result;
-}
-
-interface FactsInput {
-  plan: Query;
-  query: Query;
-  stats: SearchStats;
-  files: readonly string[];
-  facts: Map<string, FileFacts>;
-  task: string;
+  return finish(ctx, { scores, facts, gaps, cycles, usage, provider, fallback });
 }
 
 /** Reads structure for the candidates an offline pre-ranking puts first (cached by content hash). */
-async function readFactsForTop(candidates: Candidate[], input: FactsInput, deps: Deps, root: string, signal: AbortSignal | undefined): Promise<void> {
-  const pre = scoreOffline({ ...input, candidates, facts: input.facts });
+async function readFactsForTop(input: EvalInput, deps: Deps, root: string, signal: AbortSignal | undefined): Promise<void> {
+  const { candidates, facts } = input;
+  const pre = scoreOffline(input);
   const order = pre
     .map((s, i) => ({ s, i }))
     .sort((a, b) => b.s.relevance - a.s.relevance || (a.s.path < b.s.path ? -1 : 1))
     .map(({ i }) => candidates[i]!);
-  const wanted = order.slice(0, FACTS_PER_CYCLE).map((c) => c.path).filter((p) => !input.facts.has(p));
+  const wanted = order.slice(0, FACTS_PER_CYCLE).map((c) => c.path).filter((p) => !facts.has(p));
   if (wanted.length === 0) return;
-  for (const [path, facts] of await deps.facts.read(root, wanted, signal)) input.facts.set(path, facts);
+  for (const [path, read] of await deps.facts.read(root, wanted, signal)) facts.set(path, read);
 }
 
 function traceQuery(query: Query): Partial<Query> {
@@ -169,8 +165,4 @@ function addUsage(total: Usage, more: Usage): void {
   total.inputTokens += more.inputTokens;
   total.outputTokens += more.outputTokens;
   total.cacheHits += more.cacheHits;
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

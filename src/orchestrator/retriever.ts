@@ -3,13 +3,15 @@ import { silentLogger } from '../core/log.js';
 import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
-import { createEvaluator } from '../evaluate/evaluator.js';
+import { chooseProvider, type ProviderChoice } from '../evaluate/evaluator.js';
+import { createOfflineEvaluator } from '../evaluate/offline/index.js';
 import { createFactsReader } from '../facts/reader.js';
 import { createTokenizer } from '../pack/tokens.js';
 import { createSearcher } from '../retrieve/dispatch.js';
-import { loadRoles } from '../roles/agents.js';
+import { loadRoles, type Roles } from '../roles/agents.js';
 import { resolveRunOptions } from './config.js';
 import { runLoop } from './loop.js';
+import { createModelRoles } from './model-roles.js';
 
 export interface Retriever {
   /** Runs the loop for one task; per-call options override the retriever's. */
@@ -25,8 +27,7 @@ export interface Retriever {
  */
 export function createRetriever(config: RetrieveOptions = {}, overrides: Partial<Deps> = {}): Retriever {
   const caches = new Map<string, Promise<Cache>>();
-  const env = process.env;
-  let roles: Promise<unknown> | undefined;
+  let roles: Promise<Roles> | undefined;
 
   const cacheFor = (resolved: ResolvedOptions, deps: Partial<Deps>): Promise<Cache> => {
     if (deps.cache) return Promise.resolve(deps.cache);
@@ -43,26 +44,31 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     async retrieve(task, options = {}) {
       const merged: RetrieveOptions = { ...config, ...options };
       const logger = merged.logger ?? overrides.logger ?? silentLogger;
+      const env = merged.env ?? process.env;
       const resolved = await resolveRunOptions(merged, env, defaultCacheDir(env));
       roles ??= loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir });
-      await roles;
-      const choice = createEvaluator(resolved.provider);
-      logger.info(`provider: ${choice.provider}${resolved.provider === 'auto' ? ' (no model configured)' : ''}`);
+      const loaded = await roles;
+      // An injected evaluator is the caller's choice: no provider is picked around it.
+      const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
+      logger.info(choice.note);
+      if (choice.fallback) logger.warn(choice.fallback.message);
       const cache = await cacheFor(resolved, overrides);
       const deps: Deps = {
         searcher: overrides.searcher ?? createSearcher({ logger, env }),
         facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
-        evaluator: overrides.evaluator ?? choice.evaluator,
+        evaluator: overrides.evaluator ?? createOfflineEvaluator(),
         cache,
         tokenizer: overrides.tokenizer ?? createTokenizer(),
         clock: overrides.clock ?? { now: () => performance.now() },
         logger,
       };
+      const model = choice.model && createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, tokenizer: deps.tokenizer, logger, signal: merged.signal });
       return runLoop({
         task,
         options: resolved,
         deps,
-        provider: overrides.evaluator?.id ?? choice.provider,
+        provider: choice.provider,
+        ...(model ? { model } : {}),
         ...(choice.fallback ? { fallback: choice.fallback } : {}),
         ...(merged.signal ? { signal: merged.signal } : {}),
         ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),

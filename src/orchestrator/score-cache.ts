@@ -26,9 +26,14 @@ export async function evaluateCached(evaluator: Evaluator, cache: Cache, input: 
     else rest.push(candidate);
   }
   const fresh: EvalOutput = rest.length > 0 ? await evaluator.evaluate({ ...input, candidates: rest }, signal) : { scores: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 } };
+  const standIns = new Set(fresh.standIns ?? []);
   for (const score of fresh.scores) {
+    // Offline stand-ins are right for this run, but they are not this evaluator's verdict.
+    if (standIns.has(score.path)) continue;
     const key = keyOf(score.path);
     if (key !== undefined) cache.setScore(key, score);
   }
-  return { scores: [...cached, ...fresh.scores], usage: { ...fresh.usage, cacheHits: fresh.usage.cacheHits + cached.length } };
+  const output: EvalOutput = { scores: [...cached, ...fresh.scores], usage: { ...fresh.usage, cacheHits: fresh.usage.cacheHits + cached.length } };
+  if (fresh.standIns) output.standIns = fresh.standIns;
+  return output;
 }

@@ -36,7 +36,7 @@ describe('bundled roles', () => {
   it('load and validate together', async () => {
     const { agents, prompts } = await loadRoles();
     expect([...agents.keys()].sort()).toEqual(['context-scout', 'evaluator', 'refiner', 'retriever']);
-    expect([...prompts.keys()].sort()).toEqual(['evaluate', 'plan', 'refine']);
+    expect([...prompts.keys()].sort()).toEqual(['evaluate', 'plan', 'refine', 'scout']);
     expect(agents.get('retriever')).toMatchObject({ tools: ['glob', 'grep', 'read_signature'], prompt: 'plan', file: 'agents/retriever.md' });
     expect(agents.get('evaluator')).toMatchObject({ prompt: 'evaluate', model: { anthropic: 'claude-haiku-4-5', openai: 'gpt-4.1-mini' } });
     expect(prompts.get('evaluate')).toMatchObject({ version: 1, variables: ['task', 'candidates', 'threshold'], file: 'prompts/evaluate.md' });

@@ -1,0 +1,38 @@
+import type { Cache, EvalInput, EvalOutput, Evaluator, FactsReader } from '../core/deps.js';
+import type { Score } from '../core/types.js';
+import { scoreOffline } from '../evaluate/offline/index.js';
+import { evaluateCached } from './score-cache.js';
+
+export interface JudgeOptions {
+  threshold: number;
+  /** Candidates the model sees: the offline ranking's best. */
+  modelCandidates: number;
+  /** Found by subagents: judged even below the offline cut. */
+  pinned: ReadonlySet<string>;
+  root: string;
+}
+
+/** Files subagents add on top of the offline cut, at most. */
+const MAX_PINNED = 10;
+
+/**
+ * Token thrift: the offline ranking runs first and the model judges only its top N (plus what
+ * subagents found), through the score cache. Every other file keeps its offline score capped
+ * just below the threshold, so only files the model judged are packed.
+ */
+export async function judgeCandidates(evaluator: Evaluator, cache: Cache, facts: FactsReader, input: EvalInput, options: JudgeOptions, signal?: AbortSignal): Promise<EvalOutput> {
+  const prior = scoreOffline(input);
+  const priorByPath = new Map(prior.map((s) => [s.path, s]));
+  const ranked = [...prior].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
+  const wanted = [...ranked.slice(0, options.modelCandidates).map((s) => s.path), ...ranked.filter((s) => options.pinned.has(s.path)).slice(0, MAX_PINNED).map((s) => s.path)];
+  const unread = wanted.filter((p) => !input.facts.has(p));
+  if (unread.length > 0) for (const [path, read] of await facts.read(options.root, unread, signal)) input.facts.set(path, read);
+  // A file without facts has no content hash: it could never be cached, so it is not sent.
+  const judged = new Set(wanted.filter((p) => input.facts.has(p)));
+
+  const candidates = input.candidates.filter((c) => judged.has(c.path));
+  const output = candidates.length > 0 ? await evaluateCached(evaluator, cache, { ...input, candidates, prior: priorByPath }, signal) : { scores: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 } };
+  const cap = Math.max(0, options.threshold - 0.01);
+  const rest = prior.filter((s) => !judged.has(s.path)).map((s): Score => (s.relevance > cap ? { ...s, relevance: cap, reason: `${s.reason} (not judged by the model)` } : s));
+  return { ...output, scores: [...output.scores, ...rest] };
+}

@@ -1,0 +1,42 @@
+import type { ChatModel, Evaluator, FactsReader, Tokenizer } from '../core/deps.js';
+import type { Logger } from '../core/log.js';
+import { DEFAULTS, type ResolvedOptions } from '../core/options.js';
+import { createModelEvaluator } from '../evaluate/model.js';
+import { guardModel } from '../llm/guard.js';
+import type { Roles } from '../roles/agents.js';
+import type { PromptTemplate } from '../roles/prompts.js';
+
+/** The LLM side of one run: the guarded model and the roles built on it. */
+export interface ModelRoles {
+  /** Every call goes through it: redaction, the caller's signal, the run's deadline. */
+  chat: ChatModel;
+  evaluator: Evaluator;
+  prompts: ReadonlyMap<string, PromptTemplate>;
+  logger: Logger;
+}
+
+export interface ModelRolesInput {
+  chat: ChatModel;
+  roles: Roles;
+  options: ResolvedOptions;
+  facts: FactsReader;
+  tokenizer: Tokenizer;
+  logger: Logger;
+  signal?: AbortSignal | undefined;
+}
+
+/** Built per run, so the deadline counts from this run's first call. */
+export function createModelRoles({ chat, roles, options, facts, tokenizer, logger, signal }: ModelRolesInput): ModelRoles {
+  const guarded = guardModel(chat, { deadline: options.deadline, signal });
+  const evaluator = createModelEvaluator({
+    model: guarded,
+    prompt: roles.prompts.get('evaluate')!, // loadRoles guarantees the loop's prompts exist
+    threshold: options.threshold,
+    batchSize: options.batchSize,
+    concurrency: DEFAULTS.modelConcurrency,
+    readText: (path) => facts.readText(options.root, path),
+    tokenizer,
+    logger,
+  });
+  return { chat: guarded, evaluator, prompts: roles.prompts, logger };
+}

@@ -1,0 +1,71 @@
+import type { Deps, SearchScope } from '../core/deps.js';
+import type { Candidate, Gap, Query, Usage } from '../core/types.js';
+import { renderSignature } from '../evaluate/signature.js';
+import { runScout, type ScoutAction, type ToolOutcome } from '../refine/llm-scout.js';
+import type { ModelRoles } from './model-roles.js';
+
+/** Subagents per cycle, and model turns each: bounded, so a cycle's cost is bounded. */
+const MAX_SCOUTS = 2;
+const MAX_STEPS = 3;
+const LISTED = 8;
+
+export interface ScoutsInput {
+  model: ModelRoles;
+  deps: Deps;
+  scope: SearchScope;
+  files: readonly string[];
+  task: string;
+  gaps: Gap[];
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Open gaps → parallel retrieval subagents (glob, grep, read_signature over the searcher and
+ * the facts reader). Their findings, deduplicated, join the candidate pool before evaluation.
+ * Without a `scout` prompt (a user's prompts folder may lack it) nothing runs.
+ */
+export async function runScouts({ model, deps, scope, files, task, gaps, signal }: ScoutsInput): Promise<{ found: Candidate[]; usage: Usage }> {
+  const usage: Usage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 };
+  const template = model.prompts.get('scout');
+  if (!template) return { found: [], usage };
+  // Gaps a strong file points at first: those are what the task is missing.
+  const goals = [...gaps].sort((a, b) => Number(b.from !== undefined) - Number(a.from !== undefined)).slice(0, MAX_SCOUTS);
+  const tools = createTools(deps, scope, new Set(files));
+  const runs = await Promise.all(goals.map((gap) => runScout({ model: model.chat, template, task, goal: gap.question, tools, maxSteps: MAX_STEPS, signal })));
+  const found = new Map<string, Candidate>();
+  for (const run of runs) {
+    usage.llmCalls += run.usage.llmCalls;
+    usage.inputTokens += run.usage.inputTokens;
+    usage.outputTokens += run.usage.outputTokens;
+    for (const candidate of run.found) if (!found.has(candidate.path)) found.set(candidate.path, candidate);
+  }
+  return { found: [...found.values()], usage };
+}
+
+function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>) {
+  const search = (query: Partial<Query>, signal?: AbortSignal) =>
+    deps.searcher.search({ ...scope, query: { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [], ...query }, maxCandidates: LISTED }, signal);
+
+  return async (action: ScoutAction, signal?: AbortSignal): Promise<ToolOutcome> => {
+    const arg = action.arg.trim();
+    if (action.tool === 'grep') {
+      const { candidates } = await search({ literals: [arg] }, signal);
+      const lines = candidates.slice(0, LISTED).map((c) => {
+        const hit = c.hits.find((h) => h.text.toLowerCase().includes(arg.toLowerCase())) ?? c.hits[0];
+        return hit ? `${c.path}:${hit.line}: ${hit.text.trim().slice(0, 120)}` : c.path;
+      });
+      return { observation: lines.join('\n'), candidates: candidates.slice(0, LISTED) };
+    }
+    if (action.tool === 'glob') {
+      const { candidates } = await search({ patterns: [arg] }, signal);
+      return { observation: candidates.slice(0, LISTED).map((c) => c.path).join('\n'), candidates: candidates.slice(0, LISTED) };
+    }
+    const path = arg.replace(/^\.\//, '');
+    if (!files.has(path)) return { observation: `${path}: not a searchable file`, candidates: [] };
+    const facts = (await deps.facts.read(scope.root, [path], signal)).get(path);
+    const text = await deps.facts.readText(scope.root, path);
+    const candidate: Candidate = { path, size: text?.length ?? 0, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: ['neighbour'] };
+    const emptyPlan: Query = { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [] };
+    return { observation: renderSignature({ candidate, facts, text, plan: emptyPlan, tokenizer: deps.tokenizer, budget: 150 }), candidates: [candidate] };
+  };
+}

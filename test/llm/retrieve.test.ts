@@ -1,0 +1,147 @@
+/** The loop with an LLM provider: real SDK clients, stub server, temp repository. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Logger } from '../../src/core/log.js';
+import type { RetrieveOptions } from '../../src/core/options.js';
+import { retrieve } from '../../src/orchestrator/loop.js';
+import { createTokenizer } from '../../src/pack/tokens.js';
+import type { TempRepo } from '../helpers/make-repo.js';
+import { autoReply, candidatePaths, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
+import { emailRepo, SECRETS } from './fixture.js';
+
+const TASK = 'verifyEmail accepts addresses without a domain';
+const tokens = createTokenizer();
+let repo: TempRepo;
+let stub: StubLlm;
+let warnings: string[];
+const logger: Logger = { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} };
+
+beforeAll(() => {
+  repo = emailRepo();
+});
+afterAll(() => repo.cleanup());
+beforeEach(async () => {
+  warnings = [];
+  stub = await startStubLlm(autoReply((path) => (path === 'src/auth/verify.ts' ? 0.95 : 0.3)));
+});
+afterEach(() => stub.close());
+
+const openai = (): RetrieveOptions => ({ root: repo.root, cache: false, logger, maxRetries: 1, timeout: 3000, env: { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: 'x' } });
+const anthropic = (): RetrieveOptions => ({ root: repo.root, cache: false, logger, maxRetries: 1, timeout: 3000, env: { ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: 'x' } });
+
+describe('retrieve with a model', () => {
+  it.each([['openai', openai], ['anthropic', anthropic]])('auto picks %s from the environment and packs what the model judged', async (name, options) => {
+    const result = await retrieve(TASK, options());
+    expect(result.provider).toBe(name);
+    expect(result.fallback).toBeUndefined();
+    expect(result.files.map((f) => f.path)).toEqual(['src/auth/verify.ts']);
+    expect(result.files[0]!.reason).toBe('stub verdict');
+    // Usage is what the API reported: the stub counts each prompt with o200k.
+    expect(stub.requests.every((r) => r.api === name)).toBe(true);
+    expect(result.usage.llmCalls).toBe(stub.requests.length);
+    expect(result.usage.inputTokens).toBe(stub.requests.reduce((sum, r) => sum + tokens.count(r.prompt), 0));
+    expect(result.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('shows the model compact signatures with line numbers, never whole files', async () => {
+    await retrieve(TASK, openai());
+    const evaluate = stub.requests.filter((r) => r.schemaName === 'report_scores');
+    expect(evaluate.length).toBeGreaterThan(0);
+    expect(evaluate[0]!.prompt).toMatch(/^4\| export function verifyEmail/m);
+    expect(evaluate[0]!.prompt).toContain(TASK);
+  });
+
+  it('sends no planted secret, from source files or .env', async () => {
+    await retrieve(TASK, { ...anthropic(), maxCycles: 3 });
+    await retrieve(TASK, { ...openai(), maxCycles: 3 });
+    expect(stub.requests.length).toBeGreaterThan(0);
+    for (const request of stub.requests) for (const secret of SECRETS) expect(request.raw).not.toContain(secret);
+    expect(stub.requests.some((r) => r.raw.includes('[REDACTED]'))).toBe(true);
+  });
+
+  it('judges only the top candidates, in batches, and caps the rest below the threshold', async () => {
+    const result = await retrieve(TASK, { ...openai(), modelCandidates: 4, batchSize: 2, maxCycles: 1 });
+    const judged = stub.requests.filter((r) => r.schemaName === 'report_scores').map((r) => candidatePaths(r.prompt));
+    expect(judged.every((batch) => batch.length <= 2)).toBe(true);
+    expect(judged.flat().length).toBe(4);
+    expect([...result.candidates, ...result.files].every((c) => c.score < 0.7 || c.path === 'src/auth/verify.ts')).toBe(true);
+  });
+
+  it('makes no call on a warm repeat', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'ctxloop-cache-'));
+    try {
+      const first = await retrieve(TASK, { ...openai(), cache });
+      const calls = stub.requests.length;
+      expect(calls).toBeGreaterThan(0);
+      const second = await retrieve(TASK, { ...openai(), cache });
+      expect(stub.requests.length).toBe(calls);
+      expect(second.usage).toMatchObject({ llmCalls: 0, inputTokens: 0, outputTokens: 0 });
+      expect(second.usage.cacheHits).toBeGreaterThan(0);
+      expect(second.files).toEqual(first.files);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('scores a batch offline when its reply is malformed twice, without falling back', async () => {
+    const good = autoReply((path) => (path === 'src/auth/verify.ts' ? 0.95 : 0.3));
+    let evaluations = 0;
+    const stub2 = await startStubLlm((request) => {
+      if (request.schemaName !== 'report_scores') return good(request);
+      evaluations += 1;
+      return evaluations === 1 ? { text: '{"scores": [' } : evaluations === 2 ? { json: { nope: true } } : good(request);
+    });
+    const result = await retrieve(TASK, { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL }, maxCycles: 1, modelCandidates: 10, batchSize: 10 }).finally(() => stub2.close());
+    expect(evaluations).toBe(2);
+    expect(result.provider).toBe('openai');
+    expect(result.fallback).toBeUndefined();
+    expect(result.files[0]?.path).toBe('src/auth/verify.ts');
+    expect(result.files[0]?.reason).not.toBe('stub verdict');
+    expect(warnings.join('\n')).toMatch(/scored offline/);
+  });
+
+  it.each([
+    ['a server that is down', 'unreachable', async () => stub.close()],
+    ['500s', 'provider_error', async () => stub.script(...Array.from({ length: 20 }, () => ({ status: 500, headers: { 'retry-after-ms': '5' } })))],
+    ['401', 'auth_failed', async () => stub.script(...Array.from({ length: 20 }, () => ({ status: 401 })))],
+  ])('completes offline after %s and records fallback.reason %s', async (_, reason, arrange) => {
+    await arrange();
+    const result = await retrieve(TASK, openai());
+    expect(result.fallback?.reason).toBe(reason);
+    expect(result.provider).toBe('offline');
+    expect(result.files[0]?.path).toBe('src/auth/verify.ts');
+    expect(warnings.some((w) => w.includes('continuing offline'))).toBe(true);
+  });
+
+  it('goes offline with no_api_key when a provider is asked for without credentials', async () => {
+    const result = await retrieve(TASK, { root: repo.root, cache: false, logger, provider: 'anthropic', env: {} });
+    expect(result).toMatchObject({ provider: 'offline', fallback: { reason: 'no_api_key' } });
+    expect(warnings[0]).toMatch(/ANTHROPIC_API_KEY/);
+  });
+
+  it('sends open gaps to retrieval subagents whose findings are judged', async () => {
+    // The model says the signup route is missing sendMail; a subagent greps for it and reports the file.
+    const judge = autoReply((path) => (path === 'src/auth/verify.ts' || path === 'src/routes/signup.ts' ? 0.9 : path === 'src/lib/transport.ts' ? 0.85 : 0.1));
+    const stub2 = await startStubLlm((request) => {
+      if (request.schemaName === 'report_scores') {
+        const reply = judge(request) as { json: { scores: Array<{ path: string; missing: string[] }> } };
+        for (const s of reply.json.scores) if (s.path === 'src/routes/signup.ts') s.missing = ['sendMail'];
+        return reply;
+      }
+      if (request.schemaName === 'next_step') {
+        return request.prompt.includes('src/lib/transport.ts:1:') ? { json: { actions: [], found: ['src/lib/transport.ts'], done: true } } : { json: { actions: [{ tool: 'grep', arg: 'function sendMail' }], found: [], done: false } };
+      }
+      return judge(request);
+    });
+    try {
+      const result = await retrieve('signup with verifyEmail fails for new users', { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL } });
+      const scouts = stub2.requests.filter((r) => r.schemaName === 'next_step');
+      expect(scouts.length).toBeGreaterThanOrEqual(2);
+      expect(result.files.map((f) => f.path)).toContain('src/lib/transport.ts');
+    } finally {
+      await stub2.close();
+    }
+  });
+});
