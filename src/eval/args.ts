@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
+import type { ProviderName } from '../core/options.js';
 import type { EvalMethod } from './types.js';
+
+const PROVIDERS: readonly ProviderName[] = ['offline', 'auto', 'anthropic', 'openai'];
 
 export const EVAL_USAGE = `Usage: ctxloop eval --dataset FILE.jsonl --repos DIR [options]
 
@@ -15,6 +18,9 @@ Options:
   --limit N           the first N tasks (after --only)
   --only REGEX        tasks whose id matches REGEX
   --max-cycles N      cycles at most for ctxloop (1-3)
+  --provider NAME     who judges for ctxloop: offline, auto, anthropic or openai   [default: offline]
+                      (keys and base URLs from ANTHROPIC_* / OPENAI_*; reports model tokens per task)
+  --model NAME        model for the provider
   --compare-cycles    also run ctxloop with one cycle and show both
   --work DIR          clones, cache and records          [default: <user cache dir>/ctxloop/eval]
   --out FILE.jsonl    per-task records                   [default: <work>/runs/<method>-<time>.jsonl]
@@ -32,6 +38,8 @@ export interface EvalCommandOptions {
   limit?: number;
   only?: RegExp;
   maxCycles?: number;
+  provider: ProviderName;
+  model?: string;
   compareCycles: boolean;
   work?: string;
   out?: string;
@@ -46,6 +54,8 @@ const FLAGS = {
   limit: { type: 'string' },
   only: { type: 'string' },
   'max-cycles': { type: 'string' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
   'compare-cycles': { type: 'boolean' },
   work: { type: 'string' },
   out: { type: 'string' },
@@ -62,12 +72,16 @@ export function parseEvalArgs(argv: string[], cwd: string): EvalCommandOptions |
   if (!values.repos) throw usage('--repos DIR is required');
   const method = values.method ?? 'ctxloop';
   if (method !== 'ctxloop' && method !== 'bm25') throw usage(`--method must be ctxloop or bm25 (got ${JSON.stringify(method)})`);
+  const provider = values.provider ?? 'offline';
+  if (!PROVIDERS.includes(provider as ProviderName)) throw usage(`--provider must be one of ${PROVIDERS.join(', ')} (got ${JSON.stringify(provider)})`);
+  if (provider !== 'offline' && method !== 'ctxloop') throw usage('--provider needs --method ctxloop');
   const compareCycles = values['compare-cycles'] ?? false;
   if (compareCycles && method !== 'ctxloop') throw usage('--compare-cycles needs --method ctxloop');
   const options: EvalCommandOptions = {
     dataset: resolve(cwd, values.dataset),
     repos: resolve(cwd, values.repos),
     method,
+    provider: provider as ProviderName,
     compareCycles,
     cache: !(values['no-cache'] ?? false),
     json: values.json ?? false,
@@ -75,6 +89,10 @@ export function parseEvalArgs(argv: string[], cwd: string): EvalCommandOptions |
   if (values.limit !== undefined) options.limit = parseCount('--limit', values.limit, 1, Number.MAX_SAFE_INTEGER);
   if (values['max-cycles'] !== undefined) options.maxCycles = parseCount('--max-cycles', values['max-cycles'], 1, 3);
   if (values.only !== undefined) options.only = parseRegex(values.only);
+  if (values.model !== undefined) {
+    if (!values.model.trim()) throw usage('--model must not be empty');
+    options.model = values.model.trim();
+  }
   if (values.work !== undefined) options.work = resolve(cwd, values.work);
   if (values.out !== undefined) options.out = resolve(cwd, values.out);
   return options;

@@ -54,6 +54,7 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
     method: options.method,
     cycle1: options.compareCycles,
     cache: options.cache,
+    model: { provider: options.provider, ...(options.model === undefined ? {} : { model: options.model }) },
     ...(options.maxCycles === undefined ? {} : { maxCycles: options.maxCycles }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     onRecord: async (record, done, total) => {

@@ -46,6 +46,12 @@ export interface Aggregate {
   medianSeconds: number;
   p95Seconds: number;
   failures: number;
+  /** Mean model input tokens per task (API usage); null when no model was asked. */
+  inputTokens: number | null;
+  /** Mean model input tokens per cycle; null when no model was asked. */
+  inputTokensPerCycle: number | null;
+  /** Tasks whose run fell back to offline. */
+  fallbacks: number;
 }
 
 /** Aggregates records; `pick` chooses which metrics count (the full run or its first cycle). */
@@ -70,6 +76,7 @@ export function aggregateRecords(
     medianSeconds: quantile(seconds, 0.5),
     p95Seconds: quantile(seconds, 0.95),
     failures: records.filter((record) => record.error !== undefined).length,
+    ...modelColumns(records),
   };
 }
 
@@ -78,6 +85,17 @@ export function groupByLanguage(records: readonly EvalRecord[]): Array<[string, 
   const groups = new Map<string, EvalRecord[]>();
   for (const record of records) groups.set(record.language, [...(groups.get(record.language) ?? []), record]);
   return [...groups].sort((a, b) => b[1].length - a[1].length);
+}
+
+function modelColumns(records: readonly EvalRecord[]): Pick<Aggregate, 'inputTokens' | 'inputTokensPerCycle' | 'fallbacks'> {
+  const usage = records.flatMap((record) => (record.model ? [record.model] : []));
+  if (usage.length === 0) return { inputTokens: null, inputTokensPerCycle: null, fallbacks: 0 };
+  const cycles = usage.reduce((sum, u) => sum + u.cycles, 0);
+  return {
+    inputTokens: mean(usage.map((u) => u.inputTokens)),
+    inputTokensPerCycle: cycles === 0 ? 0 : usage.reduce((sum, u) => sum + u.inputTokens, 0) / cycles,
+    fallbacks: usage.filter((u) => u.fallback !== undefined).length,
+  };
 }
 
 function mean(values: readonly number[]): number {

@@ -39,14 +39,22 @@ const HEADER = ['set', 'n', 'Acc@1', 'Hit@5', 'Acc@5', 'Recall@10', 'MRR', 'pack
 /** The plain-text table: one row per set (all, then each language), a cycle-1 row under each when recorded. */
 export function renderReport(report: EvalReport): string {
   const rows: string[][] = [];
+  const model = report.overall.inputTokens !== null;
   const sets: Array<[string, Aggregate, Aggregate | undefined]> = [['all', report.overall, report.cycle1?.overall]];
   for (const [language, aggregate] of Object.entries(report.languages)) sets.push([language, aggregate, report.cycle1?.languages[language]]);
   for (const [name, aggregate, cycle1] of sets) {
-    rows.push(renderRow(name, aggregate, false));
-    if (cycle1) rows.push(renderRow(`${name} (cycle 1)`, cycle1, true));
+    rows.push([...renderRow(name, aggregate, false), ...(model ? modelCells(aggregate) : [])]);
+    if (cycle1) rows.push([...renderRow(`${name} (cycle 1)`, cycle1, true), ...(model ? ['–', '–', '–'] : [])]);
   }
   const title = `ctxloop eval: ${report.method} on ${report.dataset}, ${report.tasks} task${report.tasks === 1 ? '' : 's'}`;
-  return [title, '', ...renderTable(HEADER, rows), ...(report.out ? ['', `records: ${report.out}`] : [])].join('\n') + '\n';
+  return [title, '', ...renderTable(model ? [...HEADER, ...MODEL_HEADER] : HEADER, rows), ...(report.out ? ['', `records: ${report.out}`] : [])].join('\n') + '\n';
+}
+
+/** Model input tokens (the APIs' own counts), shown when a provider was asked for. */
+const MODEL_HEADER = ['in tok/task', 'in tok/cycle', 'fallbacks'];
+
+function modelCells(a: Aggregate): string[] {
+  return [orDash(a.inputTokens, 0), orDash(a.inputTokensPerCycle, 0), String(a.fallbacks)];
 }
 
 function renderRow(name: string, a: Aggregate, rankingOnly: boolean): string[] {

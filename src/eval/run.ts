@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { isAbortError, throwIfAborted, toError } from '../core/errors.js';
 import { prepareCheckout } from './checkout.js';
 import { languageOfTask, MISS, scoreRanking } from './metrics.js';
-import { createRunner } from './methods.js';
+import { createRunner, type ModelChoice } from './methods.js';
 import type { EvalMethod, EvalRecord, EvalTask, MethodOutput, MethodRunner, MethodRunOptions } from './types.js';
 
 /** Ranking entries kept in a record (metrics use the whole ranking). */
@@ -22,6 +22,8 @@ export interface EvalOptions {
   maxCycles?: number;
   /** Use `<workDir>/cache` as ctxloop's cache. @default true */
   cache?: boolean;
+  /** The model that judges, for ctxloop. @default { provider: 'offline' } */
+  model?: ModelChoice;
   /** Runs the method; tests inject one. @default the method's real runner */
   runner?: MethodRunner;
   /** Prepares a task's checkout and returns its root. @default prepareCheckout under workDir */
@@ -37,7 +39,7 @@ export interface EvalOptions {
  */
 export async function runEval(options: EvalOptions): Promise<EvalRecord[]> {
   const method = options.method ?? 'ctxloop';
-  const runner = options.runner ?? (await createRunner(method, options.cache === false ? false : join(options.workDir, 'cache')));
+  const runner = options.runner ?? (await createRunner(method, options.cache === false ? false : join(options.workDir, 'cache'), options.model));
   const checkout = options.checkout ?? (async (task: EvalTask) => (await prepareCheckout(options.reposDir, task.repo, task.base_commit, options.workDir)).root);
   const records: EvalRecord[] = [];
   for (const task of options.tasks) {
@@ -90,12 +92,13 @@ async function runTask(task: EvalTask, context: TaskContext): Promise<EvalRecord
   return record;
 }
 
-function summarize(output: MethodOutput, gold: string[]): Pick<EvalRecord, 'ranking' | 'files' | 'metrics' | 'tokens'> {
+function summarize(output: MethodOutput, gold: string[]): Pick<EvalRecord, 'ranking' | 'files' | 'metrics' | 'tokens' | 'model'> {
   return {
     ranking: output.ranking.slice(0, RECORDED_RANKING),
     files: output.files,
     metrics: scoreRanking(output.ranking, gold),
     tokens: output.tokens,
+    ...(output.model ? { model: output.model } : {}),
   };
 }
 

@@ -35,6 +35,20 @@ export interface MethodOutput {
   files: string[];
   /** Tokens packed. */
   tokens: number;
+  /** Model usage, when a model judged (absent offline and for bm25). */
+  model?: ModelUsage;
+}
+
+/** What a model cost on one task, from the APIs' own usage fields. */
+export interface ModelUsage {
+  /** The provider whose scores stood (`offline` after a fallback). */
+  provider: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cycles: number;
+  /** `fallback.reason` when the run fell back to offline. */
+  fallback?: string;
 }
 
 export interface MethodRunOptions {
@@ -70,4 +84,6 @@ export interface EvalRecord {
   cycle1?: { ranking: string[]; metrics: TaskMetrics };
   /** Why the task failed; a failed task counts as a miss. */
   error?: string;
+  /** Model usage, when a provider other than offline was asked for. */
+  model?: ModelUsage;
 }
