@@ -154,6 +154,8 @@ export interface CycleTrace {
   ms: number;
   /** Gaps this cycle closed. */
   closed?: string[];
+  /** Files retrieval subagents found for open gaps (with a model only). */
+  scouted?: string[];
 }
 
 export interface Usage {

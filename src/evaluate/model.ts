@@ -9,9 +9,9 @@ import { EVALUATE_SCHEMA, evaluateReplySchema, type EvaluateReply } from './sche
 import { renderSignature } from './signature.js';
 
 /** Tokens one candidate may take in a prompt: what keeps a cycle near 2,500 input tokens. */
-const CANDIDATE_TOKENS = 70;
+const CANDIDATE_TOKENS = 60;
 /** The task is sent with every batch: a long bug report is cut (its head says what it is about). */
-const TASK_CHARS = 1500;
+const TASK_CHARS = 1000;
 
 export interface ModelEvaluatorOptions {
   model: ChatModel;

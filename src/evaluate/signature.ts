@@ -42,7 +42,7 @@ export function renderSignature({ candidate, facts, text, plan, tokenizer, budge
   const lines = text?.split('\n');
   const pieces: Piece[] = [];
   const add = (line: string, priority: number, order: number): void => void pieces.push({ text: line, priority, order });
-  const header = `## ${candidate.path}${facts ? ` (${facts.language}, ${facts.lines} lines)` : ''}`;
+  const header = `## ${candidate.path}${facts ? ` (${facts.lines} lines)` : ''}`;
 
   const defs = facts ? rankDefs(facts.defs, candidate, plan) : [];
   if (defs.length > 0) add(`defines: ${defs.slice(0, NAMED_DEFS).map((d) => d.name).join(', ')}${defs.length > NAMED_DEFS ? ', …' : ''}`, 1, 0);

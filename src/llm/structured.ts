@@ -3,6 +3,12 @@ import type { ChatModel, ModelRequest } from '../core/deps.js';
 import type { Usage } from '../core/types.js';
 import { parseReply } from './json.js';
 
+/** Validated replies kept by request, so a warm repeat asks nothing (the orchestrator backs it with the cache). */
+export interface ReplyMemo {
+  get(model: ChatModel, request: ModelRequest): unknown;
+  set(model: ChatModel, request: ModelRequest, value: unknown): void;
+}
+
 export type StructuredResult<T> = { ok: true; value: T; usage: Usage } | { ok: false; problem: string; usage: Usage };
 
 export function zeroUsage(): Usage {
@@ -14,8 +20,10 @@ export function zeroUsage(): Usage {
  * wrong; a second failure is returned (not thrown) so the caller can stand in for that work.
  * Provider failures (`ProviderError`) propagate. Usage counts both calls.
  */
-export async function completeStructured<S extends z.ZodType>(model: ChatModel, request: ModelRequest, schema: S, signal?: AbortSignal): Promise<StructuredResult<z.output<S>>> {
+export async function completeStructured<S extends z.ZodType>(model: ChatModel, request: ModelRequest, schema: S, signal?: AbortSignal, memo?: ReplyMemo): Promise<StructuredResult<z.output<S>>> {
   const usage = zeroUsage();
+  const remembered = memo && schema.safeParse(memo.get(model, request));
+  if (remembered?.success) return { ok: true, value: remembered.data, usage: { ...usage, cacheHits: 1 } };
   const ask = async (req: ModelRequest): Promise<string> => {
     const reply = await model.complete(req, signal);
     usage.llmCalls += 1;
@@ -25,10 +33,16 @@ export async function completeStructured<S extends z.ZodType>(model: ChatModel, 
   };
   const first = await ask(request);
   const parsed = parseReply(first, schema);
-  if (parsed.ok) return { ok: true, value: parsed.value, usage };
+  if (parsed.ok) {
+    memo?.set(model, request, parsed.value);
+    return { ok: true, value: parsed.value, usage };
+  }
   const second = await ask({ ...request, repair: { reply: first, problem: parsed.problem } });
   const repaired = parseReply(second, schema);
-  if (repaired.ok) return { ok: true, value: repaired.value, usage };
+  if (repaired.ok) {
+    memo?.set(model, request, repaired.value);
+    return { ok: true, value: repaired.value, usage };
+  }
   return { ok: false, problem: repaired.problem, usage };
 }
 

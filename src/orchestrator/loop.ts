@@ -9,7 +9,7 @@ import { refineQuery } from '../refine/refine.js';
 import { finish } from './finish.js';
 import { judgeCandidates } from './judge.js';
 import type { ModelRoles } from './model-roles.js';
-import { planWithModelCached } from './model-plan.js';
+import { planWithModelRoles } from './model-plan.js';
 import { createRetriever } from './retriever.js';
 import { mergeCandidates, poolList } from './pool.js';
 import { evaluateCached } from './score-cache.js';
@@ -68,7 +68,7 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
   let query: Query = plan;
   if (model) {
     try {
-      const planned = await planWithModelCached(model, deps.cache, task, plan, signal);
+      const planned = await planWithModelRoles(model, task, plan, signal);
       addUsage(usage, planned.usage);
       query = planned.query;
     } catch (error) {
@@ -112,26 +112,33 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     emit({ type: 'evaluate', cycle, scored: scores.length, kept, ms: deps.clock.now() - started });
 
     const refined = refineQuery({ plan, query, scores, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
+    const persistent = refined.gaps.filter((g) => gaps.some((o) => o.kind === g.kind && o.target === g.target));
     gaps = refined.gaps;
     const trace: CycleTrace = { query: traceQuery(query), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };
     if (refined.closed.length > 0) trace.closed = refined.closed.map((g) => g.question);
     cycles.push(trace);
-    const stop = refined.stop || (cycle > 1 && added === 0);
-    emit({ type: 'refine', cycle, gaps: gaps.map((g) => g.question), stop, why: added === 0 && cycle > 1 ? 'no new candidates' : refined.why });
-    logger.debug(`cycle ${cycle}: ${pool.size} candidates (+${added}), ${kept} ≥ ${options.threshold}; ${refined.why}`);
-    if (stop) break;
-    query = refined.next;
-    // With a model, open gaps also become retrieval subagents; what they find joins the pool and is judged.
-    if (model && gaps.length > 0) {
+    // Each dispatch searches every open gap for free. With a model, a critical gap that such a
+    // search could not close becomes a retrieval subagent; what it finds joins the pool and is
+    // judged next cycle, so new findings keep the loop going.
+    const critical = persistent.filter((g) => g.kind !== 'symbol' || g.from !== undefined);
+    let scouted = 0;
+    if (model && critical.length > 0 && cycle < options.maxCycles) {
       try {
-        const scouted = await runScouts({ model, deps, scope, files, task, gaps, signal });
-        addUsage(usage, scouted.usage);
-        mergeCandidates(pool, scouted.found);
-        for (const found of scouted.found) pinned.add(found.path);
+        const found = await runScouts({ model, deps, scope, files, task, gaps: critical, signal });
+        addUsage(usage, found.usage);
+        scouted = mergeCandidates(pool, found.found);
+        for (const candidate of found.found) pinned.add(candidate.path);
+        if (found.found.length > 0) trace.scouted = found.found.map((c) => c.path);
       } catch (error) {
         fallBack(error);
       }
     }
+    const stop = (refined.stop || (cycle > 1 && added === 0)) && scouted === 0;
+    const why = scouted > 0 ? `subagents found ${scouted} new files` : added === 0 && cycle > 1 ? 'no new candidates' : refined.why;
+    emit({ type: 'refine', cycle, gaps: gaps.map((g) => g.question), stop, why });
+    logger.debug(`cycle ${cycle}: ${pool.size} candidates (+${added}), ${kept} ≥ ${options.threshold}; ${why}`);
+    if (stop) break;
+    query = refined.next;
   }
 
   return finish(ctx, { scores, facts, gaps, cycles, usage, provider, fallback });

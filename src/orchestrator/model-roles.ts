@@ -1,10 +1,12 @@
-import type { ChatModel, Evaluator, FactsReader, Tokenizer } from '../core/deps.js';
+import type { Cache, ChatModel, Evaluator, FactsReader, Tokenizer } from '../core/deps.js';
 import type { Logger } from '../core/log.js';
 import { DEFAULTS, type ResolvedOptions } from '../core/options.js';
 import { createModelEvaluator } from '../evaluate/model.js';
 import { guardModel } from '../llm/guard.js';
+import type { ReplyMemo } from '../llm/structured.js';
 import type { Roles } from '../roles/agents.js';
 import type { PromptTemplate } from '../roles/prompts.js';
+import { createReplyMemo } from './reply-cache.js';
 
 /** The LLM side of one run: the guarded model and the roles built on it. */
 export interface ModelRoles {
@@ -13,6 +15,8 @@ export interface ModelRoles {
   evaluator: Evaluator;
   prompts: ReadonlyMap<string, PromptTemplate>;
   logger: Logger;
+  /** Validated replies of the planner and subagents, by prompt. */
+  memo: ReplyMemo;
 }
 
 export interface ModelRolesInput {
@@ -20,13 +24,14 @@ export interface ModelRolesInput {
   roles: Roles;
   options: ResolvedOptions;
   facts: FactsReader;
+  cache: Cache;
   tokenizer: Tokenizer;
   logger: Logger;
   signal?: AbortSignal | undefined;
 }
 
 /** Built per run, so the deadline counts from this run's first call. */
-export function createModelRoles({ chat, roles, options, facts, tokenizer, logger, signal }: ModelRolesInput): ModelRoles {
+export function createModelRoles({ chat, roles, options, facts, cache, tokenizer, logger, signal }: ModelRolesInput): ModelRoles {
   const guarded = guardModel(chat, { deadline: options.deadline, signal });
   const evaluator = createModelEvaluator({
     model: guarded,
@@ -38,5 +43,5 @@ export function createModelRoles({ chat, roles, options, facts, tokenizer, logge
     tokenizer,
     logger,
   });
-  return { chat: guarded, evaluator, prompts: roles.prompts, logger };
+  return { chat: guarded, evaluator, prompts: roles.prompts, logger, memo: createReplyMemo(cache) };
 }

@@ -62,7 +62,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
         clock: overrides.clock ?? { now: () => performance.now() },
         logger,
       };
-      const model = choice.model && createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, tokenizer: deps.tokenizer, logger, signal: merged.signal });
+      const model = choice.model && createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
       return runLoop({
         task,
         options: resolved,

@@ -31,12 +31,13 @@ export async function runScouts({ model, deps, scope, files, task, gaps, signal 
   // Gaps a strong file points at first: those are what the task is missing.
   const goals = [...gaps].sort((a, b) => Number(b.from !== undefined) - Number(a.from !== undefined)).slice(0, MAX_SCOUTS);
   const tools = createTools(deps, scope, new Set(files));
-  const runs = await Promise.all(goals.map((gap) => runScout({ model: model.chat, template, task, goal: gap.question, tools, maxSteps: MAX_STEPS, signal })));
+  const runs = await Promise.all(goals.map((gap) => runScout({ model: model.chat, template, task, goal: gap.question, tools, maxSteps: MAX_STEPS, signal, memo: model.memo })));
   const found = new Map<string, Candidate>();
   for (const run of runs) {
     usage.llmCalls += run.usage.llmCalls;
     usage.inputTokens += run.usage.inputTokens;
     usage.outputTokens += run.usage.outputTokens;
+    usage.cacheHits += run.usage.cacheHits;
     for (const candidate of run.found) if (!found.has(candidate.path)) found.set(candidate.path, candidate);
   }
   return { found: [...found.values()], usage };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatModel, ModelRequest } from '../core/deps.js';
 import type { Candidate, Usage } from '../core/types.js';
-import { completeStructured, zeroUsage } from '../llm/structured.js';
+import { completeStructured, zeroUsage, type ReplyMemo } from '../llm/structured.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 
 export const scoutReplySchema = z.strictObject({
@@ -45,6 +45,7 @@ export interface ScoutInput {
   /** Model turns at most. */
   maxSteps: number;
   signal?: AbortSignal | undefined;
+  memo?: ReplyMemo | undefined;
 }
 
 const ACTIONS_PER_STEP = 3;
@@ -56,7 +57,7 @@ const TASK_CHARS = 1200;
  * A retrieval subagent: a bounded loop of model turns, each asking for a few tool calls, until
  * it reports what it found or runs out of steps. Only paths its tools actually showed count.
  */
-export async function runScout({ model, template, task, goal, tools, maxSteps, signal }: ScoutInput): Promise<{ found: Candidate[]; usage: Usage }> {
+export async function runScout({ model, template, task, goal, tools, maxSteps, signal, memo }: ScoutInput): Promise<{ found: Candidate[]; usage: Usage }> {
   const usage = zeroUsage();
   const seen = new Map<string, Candidate>();
   const found = new Set<string>();
@@ -64,10 +65,11 @@ export async function runScout({ model, template, task, goal, tools, maxSteps, s
   const shortTask = task.length > TASK_CHARS ? `${task.slice(0, TASK_CHARS)} […]` : task;
   for (let step = 1; step <= maxSteps; step++) {
     const prompt = renderPrompt(template, { task: shortTask, goal, observations });
-    const reply = await completeStructured(model, { role: 'scout', prompt, schema: SCOUT_SCHEMA, maxTokens: 300 }, scoutReplySchema, signal);
+    const reply = await completeStructured(model, { role: 'scout', prompt, schema: SCOUT_SCHEMA, maxTokens: 300 }, scoutReplySchema, signal, memo);
     usage.llmCalls += reply.usage.llmCalls;
     usage.inputTokens += reply.usage.inputTokens;
     usage.outputTokens += reply.usage.outputTokens;
+    usage.cacheHits += reply.usage.cacheHits;
     if (!reply.ok) break;
     for (const path of reply.value.found) if (seen.has(path)) found.add(path);
     const actions = reply.value.actions.filter((a) => a.arg.trim()).slice(0, ACTIONS_PER_STEP);

@@ -28,6 +28,7 @@ export function emailRepo(): TempRepo {
     ].join('\n'),
     'src/routes/invite.ts': "import { verifyEmail } from '../auth/verify';\nexport const invite = (e: string) => verifyEmail(e);\n",
     'src/lib/transport.ts': 'export async function sendMail(to: string, body: string): Promise<void> {\n  await fetch("https://mail.example/send", { method: "POST", body });\n}\n',
+    'src/lib/smtp.ts': 'export class SmtpTransport {\n  async deliver(to: string, body: string): Promise<void> {}\n}\n',
     'src/db/connect.ts': `export const url = "postgres://app:${SECRETS[2]}@db.internal:5432/app"; // verifyEmail users\n`,
     '.env': `API_KEY=${SECRETS[3]}\n`,
   };

@@ -122,16 +122,17 @@ describe('retrieve with a model', () => {
   });
 
   it('sends open gaps to retrieval subagents whose findings are judged', async () => {
-    // The model says the signup route is missing sendMail; a subagent greps for it and reports the file.
-    const judge = autoReply((path) => (path === 'src/auth/verify.ts' || path === 'src/routes/signup.ts' ? 0.9 : path === 'src/lib/transport.ts' ? 0.85 : 0.1));
+    // The model says the signup route needs a MailTransport, a name no file defines: the free
+    // search cannot close that gap, so a subagent takes it, greps, and reports the SMTP transport.
+    const judge = autoReply((path) => (path === 'src/auth/verify.ts' || path === 'src/routes/signup.ts' ? 0.9 : path === 'src/lib/smtp.ts' ? 0.85 : 0.1));
     const stub2 = await startStubLlm((request) => {
       if (request.schemaName === 'report_scores') {
         const reply = judge(request) as { json: { scores: Array<{ path: string; missing: string[] }> } };
-        for (const s of reply.json.scores) if (s.path === 'src/routes/signup.ts') s.missing = ['sendMail'];
+        for (const s of reply.json.scores) if (s.path === 'src/routes/signup.ts') s.missing = ['MailTransport'];
         return reply;
       }
       if (request.schemaName === 'next_step') {
-        return request.prompt.includes('src/lib/transport.ts:1:') ? { json: { actions: [], found: ['src/lib/transport.ts'], done: true } } : { json: { actions: [{ tool: 'grep', arg: 'function sendMail' }], found: [], done: false } };
+        return request.prompt.includes('src/lib/smtp.ts:1:') ? { json: { actions: [], found: ['src/lib/smtp.ts'], done: true } } : { json: { actions: [{ tool: 'grep', arg: 'class SmtpTransport' }], found: [], done: false } };
       }
       return judge(request);
     });
@@ -139,7 +140,8 @@ describe('retrieve with a model', () => {
       const result = await retrieve('signup with verifyEmail fails for new users', { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL } });
       const scouts = stub2.requests.filter((r) => r.schemaName === 'next_step');
       expect(scouts.length).toBeGreaterThanOrEqual(2);
-      expect(result.files.map((f) => f.path)).toContain('src/lib/transport.ts');
+      expect(scouts.at(-1)!.prompt).toContain('where is MailTransport defined?');
+      expect(result.files.map((f) => f.path)).toContain('src/lib/smtp.ts');
     } finally {
       await stub2.close();
     }
