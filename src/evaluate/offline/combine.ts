@@ -12,6 +12,8 @@ export const ANCHOR = {
   literal: 9,
   /** Share of a strong file's score given to the files it imports. */
   neighbour: 0.06,
+  /** What a copy of another candidate keeps of its score (see copies.ts): the original says it all. */
+  copy: 0.3,
 } as const;
 
 /** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt). */

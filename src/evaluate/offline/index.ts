@@ -4,6 +4,7 @@ import { wholeTerm } from '../../core/text.js';
 import type { Candidate, Score } from '../../core/types.js';
 import { ANCHOR, calibrate, combineFeatures } from './combine.js';
 import { computeFeatures, idfOf, type Features } from './features.js';
+import { findCopies } from './copies.js';
 import { findMissing } from './gaps.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
 import { own } from '../../core/records.js';
@@ -41,6 +42,7 @@ export function scoreOffline(input: EvalInput): Score[] {
     return weight * Math.min(1, idfOf(term, stats) / 5);
   };
   const raws = features.map((f) => combineFeatures(f, symbolWeight));
+  for (const i of findCopies(candidates, plan.keywords)) raws[i]! *= ANCHOR.copy;
 
   addNeighbourBonus(candidates, raws, input);
   const relevance = calibrate(raws, features);
