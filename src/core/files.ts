@@ -49,7 +49,7 @@ export function languageOf(path: string): string {
   return LANGUAGES[extensionOf(path)] ?? 'text';
 }
 
-export type FileKind = 'code' | 'test' | 'example' | 'doc' | 'generated' | 'config' | 'data';
+export type FileKind = 'code' | 'test' | 'example' | 'doc' | 'generated' | 'config' | 'data' | 'tooling';
 
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_data|fixtures?|e2e|integration[-_]tests?|unittests?|benches|benchmarks?|bench)(?:\/|$)/i;
 const TEST_FILE = /(?:^test_.*|.*_test\.[a-z]+|.*[._-](?:test|spec|tests|specs)\.[a-z]+|.*Tests?\.(?:java|kt|cs|scala|swift|php)|conftest\.py)$/;
@@ -57,6 +57,13 @@ const EXAMPLE_DIR = /(?:^|\/)(?:examples?|samples?|demos?|playground|sandbox|tut
 const DOC_DIR = /(?:^|\/)(?:docs?|documentation|man|website|site)(?:\/|$)/i;
 const GENERATED = /(?:\.d\.ts|\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.pb\.(?:cc|h)|\.min\.(?:js|css)|\.bundle\.js|\.map|\.generated\.[a-z]+|_generated\.[a-z]+|\.g\.dart)$/i;
 const BUILD_DIR = /(?:^|\/)(?:dist|build|out|target|\.next|coverage|node_modules|vendor|third_party|3rdparty|external|bower_components|site-packages|__pycache__)(?:\/|$)/i;
+/** Repository housekeeping: CI, issue templates, editor and hook settings live in dot-directories. */
+const HIDDEN_DIR = /(?:^|\/)\.[^/]+\//;
+/** Languages a repository uses for its build and release chores rather than for the product. */
+const TOOLING_LANGUAGES = new Set(['shell', 'make', 'docker', 'cmake']);
+const TOOLING_EXTENSIONS = new Set(['bat', 'cmd', 'ps1', 'm4', 'ac', 'am']);
+/** Where a repository keeps its product code: a file there with an unknown extension is source in a language we don't list. */
+const SOURCE_DIR = /(?:^|\/)(?:src|lib)\//;
 const CONFIG_FILE = /(?:^|\/)(?:package\.json|tsconfig[^/]*\.json|setup\.(?:py|cfg)|pyproject\.toml|Cargo\.toml|go\.mod|go\.sum|pom\.xml|build\.gradle(?:\.kts)?|Makefile|CMakeLists\.txt|\.[a-z]+rc(?:\.[a-z]+)?|[^/]*\.config\.[cm]?[jt]s)$/i;
 
 /** What a file is, from its path: code ranks above tests, examples, docs and generated files. */
@@ -64,6 +71,7 @@ export function fileKindOf(path: string): FileKind {
   const base = basenameOf(path);
   const ext = extensionOf(path);
   if (GENERATED.test(path) || BUILD_DIR.test(path)) return 'generated';
+  if (HIDDEN_DIR.test(path)) return 'tooling';
   if (DOC_NAMES.test(base) || DOC_EXTENSIONS.has(ext)) return 'doc';
   if (TEST_FILE.test(base) || TEST_DIR.test(path)) return 'test';
   if (CONFIG_FILE.test(path)) return 'config';
@@ -71,8 +79,11 @@ export function fileKindOf(path: string): FileKind {
   if (DOC_DIR.test(path) && !(ext in LANGUAGES)) return 'doc';
   if (DOC_DIR.test(path)) return 'example';
   if (DATA_EXTENSIONS.has(ext)) return 'data';
-  if (ext in LANGUAGES || languageOf(path) !== 'text') return 'code';
-  return base.includes('.') ? 'data' : 'code';
+  if (TOOLING_LANGUAGES.has(languageOf(path)) || TOOLING_EXTENSIONS.has(ext)) return 'tooling';
+  if (ext in LANGUAGES) return 'code';
+  if (SOURCE_DIR.test(path)) return 'code';
+  // Outside the source tree, a file with no extension is an executable script; an unknown one is data.
+  return base.includes('.') ? 'data' : 'tooling';
 }
 
 /** Path without extension: `src/auth/verify.ts` → `src/auth/verify`. */

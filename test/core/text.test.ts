@@ -39,6 +39,12 @@ describe('paths', () => {
     expect(fileKindOf('README.md')).toBe('doc');
     expect(fileKindOf('types/index.d.ts')).toBe('generated');
     expect(fileKindOf('examples/basic.go')).toBe('example');
+    expect(fileKindOf('.github/ISSUE_TEMPLATE/bug_report.md')).toBe('tooling');
+    expect(fileKindOf('scripts/release.sh')).toBe('tooling');
+    expect(fileKindOf('scripts/crosscompile')).toBe('tooling');
+    // An unknown extension inside the source tree is a language we don't list, not data.
+    expect(fileKindOf('src/builtin.jq')).toBe('code');
+    expect(fileKindOf('assets/manual/bat.1.in')).toBe('data');
     expect(languageOf('a/b.rs')).toBe('rust');
   });
 

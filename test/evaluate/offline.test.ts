@@ -63,6 +63,15 @@ describe('offline evaluator', () => {
     expect(ranked[0]!.path).toBe('src/pkg/time.py');
   });
 
+  it('ranks the original above a mirrored copy of it, whatever their paths sort as', () => {
+    const lines = ['export class ZodString {', '  date() { return this._addCheck({ kind: "date" }); }', '}'];
+    const other = candidate('src/helpers/util.ts', ['export const util = { date: 1 };']);
+    const ranked = rank('add `ZodString.date()`', [candidate('deno/lib/types.ts', lines), candidate('src/types.ts', lines), other]);
+    expect(ranked[0]!.path).toBe('src/types.ts');
+    expect(ranked.findIndex((s) => s.path === 'deno/lib/types.ts')).toBeGreaterThan(0);
+    expect(ranked.find((s) => s.path === 'deno/lib/types.ts')!.relevance).toBeLessThan(0.7);
+  });
+
   it('keeps scores in 0–1 and packs nothing when only prose words match weakly', () => {
     const ranked = rank('the colour of the login button looks wrong on hover', [
       candidate('src/util/strings.ts', ['// wrong colour', 'export const pad = 1;']),

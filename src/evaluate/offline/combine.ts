@@ -1,5 +1,6 @@
 import type { Features } from './features.js';
 import { KIND_FACTOR } from './features.js';
+import { isCodeLike } from '../../core/text.js';
 
 /**
  * Weights of the anchors, in the units of one well-matched rare term (weight 1 × idf ≈ 6 × tf
@@ -12,6 +13,8 @@ export const ANCHOR = {
   literal: 9,
   /** Share of a strong file's score given to the files it imports. */
   neighbour: 0.06,
+  /** What a copy of another candidate keeps of its score (see copies.ts): the original says it all. */
+  copy: 0.1,
 } as const;
 
 /** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt). */
@@ -31,31 +34,51 @@ export function isAnchored(f: Features): boolean {
 }
 
 /**
- * Raw scores → 0–1 relevance. The best file's relevance says how sure the evidence is (anchored:
- * high; words only: by how much of the task it covers); the others follow by their ratio to it,
- * so "≥ 0.7" picks the files close to the best, and nothing when the best is weak.
+ * Proof strong enough to trust the best file outright: a path or literal from the task, or the
+ * definition of a code-like name. Defining a plain word the task uses (`value`, `options`) is
+ * common to unrelated tasks too: measured on tasks run against another project's repository,
+ * a quarter of them had such a file on top.
+ */
+function isProof(f: Features): boolean {
+  return f.mention > 0 || f.literal > 0 || f.defines.some(isCodeLike);
+}
+
+/**
+ * How sure the best file is needed. Proof: sure. A plain-word definition: half-way between
+ * proof and words (as common on unrelated tasks as on real ones). Words only: by the share of
+ * the task they cover, so a prose task that shares a few words with the code packs nothing.
+ */
+function confidenceIn(best: Features): number {
+  if (KIND_FACTOR[best.kind] < 0.45) return Math.min(0.9, 0.35 + 0.9 * best.coverage);
+  if (isProof(best)) return 0.95;
+  return Math.min(0.9, (isAnchored(best) ? 0.5 : 0.35) + 0.9 * best.coverage);
+}
+
+/** Files a task centres on, at most: the pack holds these; the rest are listed as candidates. */
+const MAX_NEEDED = 4;
+
+/**
+ * Raw scores → 0–1 relevance, in the same order. The best file's relevance says how sure the
+ * evidence is (proof: high; words only: by how much of the task it covers); the next few follow
+ * it gently by their ratio to it (multi-file fixes spread evidence over files that score well
+ * below the best), so "≥ 0.7" picks the handful of files close to a sure best, and nothing when
+ * the best is weak. Beyond the first MAX_NEEDED, nothing reaches 0.7.
  */
 export function calibrate(raws: number[], features: Features[]): number[] {
-  let top = 0;
-  let topIndex = -1;
-  raws.forEach((r, i) => {
-    if (r > top) {
-      top = r;
-      topIndex = i;
-    }
-  });
-  if (topIndex < 0) return raws.map(() => 0);
+  const order = raws.map((_, i) => i).sort((a, b) => raws[b]! - raws[a]!);
+  const topIndex = order[0];
+  const top = topIndex === undefined ? 0 : raws[topIndex]!;
+  if (topIndex === undefined || top <= 0) return raws.map(() => 0);
   const best = features[topIndex]!;
-  const confidence = isAnchored(best) && KIND_FACTOR[best.kind] >= 0.45 ? 0.95 : Math.min(0.9, 0.3 + 0.9 * best.coverage);
+  const confidence = confidenceIn(best);
+  const rankOf = new Array<number>(raws.length);
+  order.forEach((i, rank) => (rankOf[i] = rank));
   return raws.map((raw, i) => {
-    const ratio = raw / top;
-    const own = features[i]!;
-    // A file with no anchor and little coverage cannot be "needed" on the strength of others.
-    const ceiling = isAnchored(own) ? 1 : Math.min(1, 0.45 + 1.1 * own.coverage);
-    return round(Math.min(ceiling, confidence * Math.pow(ratio, 1.5)));
+    const scale = rankOf[i]! < MAX_NEEDED ? confidence : Math.min(confidence, 0.69);
+    return round(scale * Math.pow(Math.max(raw, 0) / top, 0.25));
   });
 }
 
 function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
+  return Math.round(value * 10000) / 10000;
 }

@@ -19,6 +19,7 @@ export const KIND_FACTOR: Record<FileKind, number> = {
   generated: 0.3,
   config: 0.6,
   data: 0.4,
+  tooling: 0.35,
 };
 
 export interface Features {

@@ -4,6 +4,7 @@ import { wholeTerm } from '../../core/text.js';
 import type { Candidate, Score } from '../../core/types.js';
 import { ANCHOR, calibrate, combineFeatures } from './combine.js';
 import { computeFeatures, idfOf, type Features } from './features.js';
+import { findCopies } from './copies.js';
 import { findMissing } from './gaps.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
 import { own } from '../../core/records.js';
@@ -27,22 +28,8 @@ export function createOfflineEvaluator(): Evaluator {
 }
 
 export function scoreOffline(input: EvalInput): Score[] {
-  const { plan, query, stats, facts, candidates, files } = input;
-  const literalCounts = countBy(candidates, (c) => c.literals);
-  const mentionCounts = countBy(candidates, (c) => c.mentions);
-  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts };
-  const planSymbols = new Set(plan.symbols);
-  const features = candidates.map((c) => computeFeatures(c, ctx));
-  const symbolWeight = (symbol: string): number => {
-    const term = wholeTerm(symbol);
-    // A gap symbol (called by a strong file) counts half as much as one the task names.
-    const weight = planSymbols.has(symbol) ? (own(plan.weights, term) ?? 1) : 0.5;
-    // A name defined in many files (a common method name) proves less than a unique one.
-    return weight * Math.min(1, idfOf(term, stats) / 5);
-  };
-  const raws = features.map((f) => combineFeatures(f, symbolWeight));
-
-  addNeighbourBonus(candidates, raws, input);
+  const { plan, facts, candidates, files } = input;
+  const { features, raws } = rawScores(input);
   const relevance = calibrate(raws, features);
 
   const order = rankOrder(candidates, raws);
@@ -60,6 +47,33 @@ export function scoreOffline(input: EvalInput): Score[] {
       evidence: pickEvidenceLines(candidate, f, plan),
     };
   });
+}
+
+export interface RawScores {
+  features: Features[];
+  /** Evidence in the units of `ANCHOR`, before calibration; the ranking follows it. */
+  raws: number[];
+}
+
+/** Features and uncalibrated scores of every candidate (calibration scripts read these too). */
+export function rawScores(input: EvalInput): RawScores {
+  const { plan, query, stats, facts, candidates } = input;
+  const literalCounts = countBy(candidates, (c) => c.literals);
+  const mentionCounts = countBy(candidates, (c) => c.mentions);
+  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts };
+  const planSymbols = new Set(plan.symbols);
+  const features = candidates.map((c) => computeFeatures(c, ctx));
+  const symbolWeight = (symbol: string): number => {
+    const term = wholeTerm(symbol);
+    // A gap symbol (called by a strong file) counts half as much as one the task names.
+    const weight = planSymbols.has(symbol) ? (own(plan.weights, term) ?? 1) : 0.5;
+    // A name defined in many files (a common method name) proves less than a unique one.
+    return weight * Math.min(1, idfOf(term, stats) / 5);
+  };
+  const raws = features.map((f) => combineFeatures(f, symbolWeight));
+  for (const i of findCopies(candidates, plan.keywords)) raws[i]! *= ANCHOR.copy;
+  addNeighbourBonus(candidates, raws, input);
+  return { features, raws };
 }
 
 /** Files imported by the strongest files gain a small share of their score. */
