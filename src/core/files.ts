@@ -104,6 +104,17 @@ export function matchPathMention(file: string, mention: string): number {
   return 0;
 }
 
+/**
+ * Whether a path from another machine (`home/u/proj/astroid/nodes/x.py`, from a trace) ends in
+ * `file`: the reporter's checkout root sits in front of the repository's own path. A file of one
+ * segment is too likely to be the reporter's own script (`main.py`), so it never matches this way.
+ * Returns the number of segments matched, like `matchPathMention`.
+ */
+export function matchForeignPath(file: string, mention: string): number {
+  const segments = file.split('/').length;
+  return segments >= 2 && mention.endsWith('/' + file) ? segments : 0;
+}
+
 /** Root-relative POSIX form of a path (backslashes turned, leading `./` dropped). */
 export function toPosix(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\.\/+/, '');

@@ -3,7 +3,7 @@
  * repository statistics, and keeps the best `maxCandidates` by a simple evidence order. The
  * real ranking is the evaluator's; this only decides what it gets to see.
  */
-import { matchPathMention } from '../core/files.js';
+import { matchForeignPath, matchPathMention } from '../core/files.js';
 import { tokenize } from '../core/text.js';
 import type { Candidate, CandidateSource, DispatchResult, Query, SearchStats } from '../core/types.js';
 import { selectHits, type FileEvidence } from './collect.js';
@@ -76,14 +76,14 @@ function findPathHits(query: Query, files: readonly ListedFile[]): ListedFile[] 
   return files.filter((f) => matchesPattern(f.path) || tokenize(f.path).some((t) => keywords.has(t)));
 }
 
-/** For each mention, the files it names best: only the longest suffix match wins. */
+/** For each mention, the files it names best (as written, or as the tail of a foreign absolute path): only the longest match wins. */
 function findMentions(mentions: readonly string[], files: readonly ListedFile[]): Array<[ListedFile, string]> {
   const out: Array<[ListedFile, string]> = [];
   for (const mention of new Set(mentions)) {
     let best = 0;
     let winners: ListedFile[] = [];
     for (const file of files) {
-      const length = matchPathMention(file.path, mention);
+      const length = Math.max(matchPathMention(file.path, mention), matchForeignPath(file.path, mention));
       if (length > best) [best, winners] = [length, [file]];
       else if (length === best && length > 0) winners.push(file);
     }
