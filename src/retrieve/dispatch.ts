@@ -88,10 +88,15 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       signal: stop.signal,
     };
     const searches = chunkPatterns(patterns).map((chunk) => limit(() => runRipgrep({ ...run, patterns: chunk }, (match) => collector.add(match))));
-    const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
-    const [list] = await Promise.all([stopOnFailure(listing), Promise.all(searches.map(stopOnFailure))]);
+    const failures: unknown[] = [];
+    const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error, failures));
+    // every rg run has exited before the dispatch returns or throws: none outlives an abort
+    const [listed] = await Promise.all([Promise.allSettled([stopOnFailure(listing)]), Promise.allSettled(searches.map(stopOnFailure))]);
+    if (failures.length > 0) throw failures[0];
+    const list = listed[0];
+    if (list?.status !== 'fulfilled') throw abortError();
     throwIfAborted(context.signal);
-    return rankCandidates({ query, list, evidence: collector.files(), maxCandidates: request.maxCandidates });
+    return rankCandidates({ query, list: list.value, evidence: collector.files(), maxCandidates: request.maxCandidates });
   } finally {
     context.signal?.removeEventListener('abort', onAbort);
   }
@@ -108,8 +113,9 @@ function userGlobs(include: readonly string[], exclude: readonly string[]): stri
   return [...included, ...excluded];
 }
 
-/** Stops the other runs, then rethrows: the first failure is the one reported. */
-function failFast(stop: AbortController, error: unknown): never {
+/** Stops the other runs and records the failure: the first one is the one reported. */
+function failFast(stop: AbortController, error: unknown, failures: unknown[]): never {
+  failures.push(error);
   stop.abort();
   throw error;
 }
