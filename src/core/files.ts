@@ -115,6 +115,17 @@ export function matchPathMention(file: string, mention: string): number {
   return 0;
 }
 
+/**
+ * Whether a path from another machine (`home/u/proj/astroid/nodes/x.py`, from a trace) ends in
+ * `file`: the reporter's checkout root sits in front of the repository's own path. A file of one
+ * segment is too likely to be the reporter's own script (`main.py`), so it never matches this way.
+ * Returns the number of segments matched, like `matchPathMention`.
+ */
+export function matchForeignPath(file: string, mention: string): number {
+  const segments = file.split('/').length;
+  return segments >= 2 && mention.endsWith('/' + file) ? segments : 0;
+}
+
 /** Root-relative POSIX form of a path (backslashes turned, leading `./` dropped). */
 export function toPosix(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\.\/+/, '');
@@ -122,8 +133,11 @@ export function toPosix(path: string): string {
 
 /** Finds the files a path mention can name without testing every file: by last segment. */
 export interface PathIndex {
-  /** Files that best match the mention (longest suffix), in file-list order; empty when none. */
-  lookup(mention: string): string[];
+  /**
+   * Files that best match the mention (longest suffix), in file-list order; empty when none.
+   * With `foreign`, a path from another machine also matches the file at its tail (matchForeignPath).
+   */
+  lookup(mention: string, options?: { foreign?: boolean }): string[];
 }
 
 const indexes = new WeakMap<readonly string[], PathIndex>();
@@ -149,14 +163,14 @@ export function pathIndexOf(files: readonly string[]): PathIndex {
     if (slash > 0 && INDEX_NAMES.test(name)) add(bare.slice(bare.lastIndexOf('/', slash - 1) + 1, slash), file);
   }
   index = {
-    lookup(mention) {
+    lookup(mention, options = {}) {
       const m = mention.replace(/^\.?\/+/, '').replace(/\/+$/, '');
       const last = m.slice(m.lastIndexOf('/') + 1);
       const pool = new Set([...(byKey.get(last) ?? []), ...(byKey.get(stripExtension(last)) ?? [])]);
       let best = 0;
       let found: string[] = [];
       for (const file of pool) {
-        const n = matchPathMention(file, m);
+        const n = Math.max(matchPathMention(file, m), options.foreign ? matchForeignPath(file, m) : 0);
         if (n > best) [best, found] = [n, [file]];
         else if (n === best && n > 0) found.push(file);
       }

@@ -1,5 +1,6 @@
 import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, stem, STOPWORDS, wholeTerm } from '../core/text.js';
 import type { Query } from '../core/types.js';
+import { exampleFenceRanges, isInRanges } from './fences.js';
 import { findMentions } from './mentions.js';
 
 /** Work on at most this much of a task: a megabyte of log says nothing the first 60 kB don't. */
@@ -14,6 +15,8 @@ const WEIGHT = {
   prose: 0.35,
   /** Terms in the first line (an issue's title) say what it is about. */
   titleBoost: 1.35,
+  /** Names seen only inside the reporter's example blocks: often their own (`my_table`), not the repository's. */
+  exampleOnly: 0.3,
 } as const;
 
 /**
@@ -40,9 +43,12 @@ export function planQuery(task: string): Query {
   for (const symbol of mentions.frameSymbols) symbols.add(symbol);
 
   const titleIds = new Set(identifiersOf(title));
-  for (const match of text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)) {
+  const examples = exampleFenceRanges(text);
+  const identifiers = [...text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)];
+  const outsideExamples = new Set(identifiers.filter((m) => !isInRanges(examples, m.index)).map((m) => m[0]));
+  for (const match of identifiers) {
     const id = match[0];
-    const inTitle = titleIds.has(id) ? WEIGHT.titleBoost : 1;
+    const inTitle = (titleIds.has(id) ? WEIGHT.titleBoost : 1) * (outsideExamples.has(id) ? 1 : WEIGHT.exampleOnly);
     // A language keyword in backticks (`new Foo`) is not a symbol to look for; it stays a word.
     const code = !KEYWORDS.has(id) && (backticked.has(id) || isCodeLike(id));
     if (code) {

@@ -9,6 +9,7 @@ import type { Candidate, CandidateSource, DispatchResult, Query, SearchStats } f
 import { selectHits, type FileEvidence } from './collect.js';
 import type { FileList, ListedFile } from './glob.js';
 import { createPathMatcher } from './match.js';
+import { dropMirrors } from './mirrors.js';
 import { own } from '../core/records.js';
 
 export interface RankInput {
@@ -52,7 +53,7 @@ export function rankCandidates({ query, list, evidence, maxCandidates }: RankInp
     draft.mentions.push(mention);
     if (!draft.sources.includes('mention')) draft.sources.push('mention');
   }
-  const candidates = [...drafts.values()].filter((c) => !excluded(c.path));
+  const candidates = dropMirrors([...drafts.values()].filter((c) => !excluded(c.path)));
   for (const c of candidates) c.sources = SOURCE_ORDER.filter((s) => c.sources.includes(s));
   return { candidates: orderByEvidence(candidates, query, stats).slice(0, maxCandidates), stats };
 }
@@ -76,14 +77,14 @@ function findPathHits(query: Query, files: readonly ListedFile[]): ListedFile[] 
   return files.filter((f) => matchesPattern(f.path) || tokenize(f.path).some((t) => keywords.has(t)));
 }
 
-/** For each mention, the files it names best: only the longest suffix match wins. */
+/** For each mention, the files it names best (as written, or as the tail of a foreign absolute path): only the longest match wins. */
 function findMentions(mentions: readonly string[], files: readonly ListedFile[]): Array<[ListedFile, string]> {
   const out: Array<[ListedFile, string]> = [];
   if (mentions.length === 0) return out;
   const byPath = new Map(files.map((f) => [f.path, f]));
   const index = pathIndexOf([...byPath.keys()]);
   for (const mention of new Set(mentions)) {
-    for (const path of index.lookup(mention)) out.push([byPath.get(path)!, mention]);
+    for (const path of index.lookup(mention, { foreign: true })) out.push([byPath.get(path)!, mention]);
   }
   return out;
 }

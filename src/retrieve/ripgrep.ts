@@ -34,6 +34,13 @@ export interface RipgrepRun {
   signal?: AbortSignal | undefined;
 }
 
+/**
+ * Matched lines read per file, for all patterns together. It must cover a whole hand-written file:
+ * the file a task is about is often the biggest one (a 5,000-line `types.ts`), where common terms
+ * fill the first few hundred matches and a rare term further down would never be counted.
+ */
+export const MAX_LINES_PER_FILE = 10_000;
+
 /** Past this many patterns a dispatch is split into several runs, to keep each command line short. */
 export const MAX_PATTERNS_PER_RUN = 200;
 
@@ -68,7 +75,7 @@ function buildArgs(run: RipgrepRun): string[] {
     '-F',
     '--max-filesize', String(run.maxFileSize),
     '--max-columns', '400',
-    '--max-count', '200',
+    '--max-count', String(MAX_LINES_PER_FILE),
     ...run.iglobs.flatMap((g) => ['--iglob', g]),
     ...run.globs.flatMap((g) => ['--glob', g]),
     ...run.patterns.flatMap((p) => ['-e', p]),

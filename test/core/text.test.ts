@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileKindOf, languageOf, matchPathMention } from '../../src/core/files.js';
+import { fileKindOf, languageOf, matchForeignPath, matchPathMention } from '../../src/core/files.js';
 import { resolveImport } from '../../src/core/imports.js';
 import { isDefinitionLine } from '../../src/core/definitions.js';
 import { identifierTerms, splitIdentifier, stem, tokenize } from '../../src/core/text.js';
@@ -30,6 +30,15 @@ describe('paths', () => {
     expect(matchPathMention('src/sqlfluff/core/parser/helpers.py', 'core/parser/helpers')).toBe(3);
     expect(matchPathMention('astroid/nodes/__init__.py', 'astroid/nodes')).toBe(2);
     expect(matchPathMention('lib/xhelpers.py', 'helpers.py')).toBe(0);
+  });
+
+  it('matches a path from another machine by the repository file at its tail', () => {
+    expect(matchForeignPath('astroid/nodes/node_classes.py', 'home/me/projects/astroid/astroid/nodes/node_classes.py')).toBe(3);
+    // a package installed under its own name: node_modules/axios/lib/utils.js
+    expect(matchForeignPath('lib/utils.js', 'axios/lib/utils.js')).toBe(2);
+    expect(matchForeignPath('lib/xutils.js', 'axios/lib/utils.js')).toBe(0);
+    // one segment is as likely the reporter's own script
+    expect(matchForeignPath('main.py', 'home/me/app/main.py')).toBe(0);
   });
 
   it('tells code from tests, docs and generated files', () => {

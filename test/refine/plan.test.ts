@@ -19,6 +19,14 @@ describe('planQuery', () => {
     expect(q.weights['render']).toBeGreaterThan(2 * q.weights['layout']!);
   });
 
+  it('weights names seen only in an example block below the same names in prose or in a trace', () => {
+    const example = ['`parseSchema` fails on nested CTEs:', '```sql', 'SELECT my_id FROM my_table', '```'].join('\n');
+    const q = planQuery(example);
+    expect(q.weights['myid']).toBeLessThan(q.weights['parseschema']!);
+    const trace = ['```', 'Traceback (most recent call last):', '  File "x/db.py", line 3, in run', '    load_table(my_table)', '```'].join('\n');
+    expect(planQuery(trace).weights['loadtable']).toBe(planQuery('Crash\n`load_table` fails').weights['loadtable']);
+  });
+
   it('finds paths, Python frames and the exception message', () => {
     const task = [
       'Crash when parsing',

@@ -54,6 +54,13 @@ describe('runRipgrep', () => {
     expect(await search(r.root, ['needle'], { paths: ['blob.dat'] })).toEqual([]);
   });
 
+  it('reads a long file to its end: a rare term after hundreds of common matches is still found', async () => {
+    const body = `${'const value = parse(input);\n'.repeat(1500)}export function verifyEmail() {}\n`;
+    const r = repo({ 'src/types.ts': body });
+    const matches = await search(r.root, ['parse', 'verifyEmail']);
+    expect(matches.find((m) => m.text.includes('verifyEmail'))?.line).toBe(1501);
+  });
+
   it('finds nothing without throwing when no line matches', async () => {
     const r = repo({ 'a.ts': 'alpha\n' });
     expect(await search(r.root, ['zeta'])).toEqual([]);
