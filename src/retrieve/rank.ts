@@ -9,7 +9,6 @@ import type { Candidate, CandidateSource, DispatchResult, Query, SearchStats } f
 import { selectHits, type FileEvidence } from './collect.js';
 import type { FileList, ListedFile } from './glob.js';
 import { createPathMatcher } from './match.js';
-import { dropMirrors } from './mirrors.js';
 import { own } from '../core/records.js';
 
 export interface RankInput {
@@ -53,7 +52,7 @@ export function rankCandidates({ query, list, evidence, maxCandidates }: RankInp
     draft.mentions.push(mention);
     if (!draft.sources.includes('mention')) draft.sources.push('mention');
   }
-  const candidates = dropMirrors([...drafts.values()].filter((c) => !excluded(c.path)));
+  const candidates = [...drafts.values()].filter((c) => !excluded(c.path));
   for (const c of candidates) c.sources = SOURCE_ORDER.filter((s) => c.sources.includes(s));
   return { candidates: orderByEvidence(candidates, query, stats).slice(0, maxCandidates), stats };
 }
