@@ -85,3 +85,12 @@ describe('retrieve (real ripgrep, real files)', () => {
     await expect(retrieve('requestTimeout', { root: repo.root, cache: false, signal: controller.signal })).rejects.toMatchObject({ code: 'aborted' });
   });
 });
+
+describe('retrieve on ctxloop itself', () => {
+  it('ranks the packer first for "where is the token budget enforced?"', async () => {
+    const root = new URL('../..', import.meta.url).pathname;
+    const result = await retrieve('where is the token budget enforced?', { root, cache: false });
+    const ranking = [...result.files.map((f) => f.path), ...result.candidates.map((c) => c.path)];
+    expect(ranking[0]).toBe('src/pack/pack.ts');
+  });
+});
