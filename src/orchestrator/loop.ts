@@ -1,7 +1,7 @@
 import type { Deps, EvalInput, EvalOutput } from '../core/deps.js';
 import { isProviderError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
-import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
+import { DEFAULTS, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
 import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
 import { planQuery } from '../refine/plan.js';
@@ -10,6 +10,7 @@ import { finish } from './finish.js';
 import { judgeCandidates } from './judge.js';
 import type { ModelRoles } from './model-roles.js';
 import { planWithModelRoles } from './model-plan.js';
+import { refineWithModelRoles } from './model-refine.js';
 import { createRetriever } from './retriever.js';
 import { mergeCandidates, poolList } from './pool.js';
 import { evaluateCached } from './score-cache.js';
@@ -65,6 +66,8 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
   const scope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };
   const files = await deps.searcher.listFiles(scope, signal);
 
+  // `query` is what the evaluator scores against and refine builds on; `search` is what the next
+  // dispatch runs: the same, widened by the LLM refiner's suggestions when there are any.
   let query: Query = plan;
   if (model) {
     try {
@@ -75,6 +78,7 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
       fallBack(error);
     }
   }
+  let search: Query = query;
 
   const pool = new Map<string, Candidate>();
   const facts = new Map<string, FileFacts>();
@@ -88,8 +92,8 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     throwIfAborted(signal);
     const started = deps.clock.now();
     // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
-    const excluded = new Set(query.excludes);
-    const dispatched = await deps.searcher.search({ ...scope, query: { ...query, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
+    const excluded = new Set(search.excludes);
+    const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
     stats = dispatched.stats;
     const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
@@ -114,7 +118,7 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     const refined = refineQuery({ plan, query, scores, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
     const persistent = refined.gaps.filter((g) => gaps.some((o) => o.kind === g.kind && o.target === g.target));
     gaps = refined.gaps;
-    const trace: CycleTrace = { query: traceQuery(query), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };
+    const trace: CycleTrace = { query: traceQuery(search), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };
     if (refined.closed.length > 0) trace.closed = refined.closed.map((g) => g.question);
     cycles.push(trace);
     // Each dispatch searches every open gap for free. With a model, a critical gap that such a
@@ -133,12 +137,28 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
         fallBack(error);
       }
     }
-    const stop = (refined.stop || (cycle > 1 && added === 0)) && scouted === 0;
-    const why = scouted > 0 ? `subagents found ${scouted} new files` : added === 0 && cycle > 1 ? 'no new candidates' : refined.why;
+    // The LLM refiner, while the loop still wants files: its suggestions widen the next search.
+    let next = { query: refined.next, search: refined.next };
+    let suggested = false;
+    if (model && cycle < options.maxCycles && (!refined.stop || kept < DEFAULTS.enoughFiles)) {
+      try {
+        const step = await refineWithModelRoles(model, { task, scores, gaps, dispatched: search, next: refined.next }, signal);
+        addUsage(usage, step.usage);
+        if (step.merged) {
+          next = { query: step.merged.next, search: step.merged.search };
+          suggested = step.merged.widened;
+        }
+      } catch (error) {
+        fallBack(error);
+      }
+    }
+    const stop = (refined.stop || (cycle > 1 && added === 0)) && scouted === 0 && !suggested;
+    const why = scouted > 0 ? `subagents found ${scouted} new files` : suggested ? 'the refiner suggested new search terms' : added === 0 && cycle > 1 ? 'no new candidates' : refined.why;
     emit({ type: 'refine', cycle, gaps: gaps.map((g) => g.question), stop, why });
     logger.debug(`cycle ${cycle}: ${pool.size} candidates (+${added}), ${kept} ≥ ${options.threshold}; ${why}`);
     if (stop) break;
-    query = refined.next;
+    query = next.query;
+    search = next.search;
   }
 
   return finish(ctx, { scores, facts, gaps, cycles, usage, provider, fallback });
