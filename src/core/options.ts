@@ -65,14 +65,15 @@ export interface RetrieveOptions {
    */
   deadline?: number;
   /**
-   * Candidates a model judges per run, the offline ranking's best; the rest keep their offline
-   * score, capped below the threshold.
-   * @default 30
+   * Candidates a model judges per cycle, the offline ranking's best (later cycles send only
+   * those not judged before); the rest keep their offline score, capped below the threshold.
+   * @default 20
    */
   modelCandidates?: number;
   /**
-   * Candidates per model call.
-   * @default 10
+   * Candidates per model call: one call judges a cycle's candidates, so the prompt's fixed part
+   * and the task are paid once.
+   * @default 20
    */
   batchSize?: number;
   /**
@@ -153,8 +154,8 @@ export const DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
   deadline: 120_000,
-  modelCandidates: 30,
-  batchSize: 10,
+  modelCandidates: 20,
+  batchSize: 20,
   /** Model calls in flight at once. */
   modelConcurrency: 4,
   /** Enough files scoring ≥ threshold to stop looping. */

@@ -3,15 +3,16 @@ import type { ChatModel, EvalInput, EvalOutput, Evaluator, Tokenizer } from '../
 import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, Score, Usage } from '../core/types.js';
 import { completeStructured, zeroUsage } from '../llm/structured.js';
+import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 import { scoreOffline } from './offline/index.js';
 import { EVALUATE_SCHEMA, evaluateReplySchema, type EvaluateReply } from './schema.js';
 import { renderSignature } from './signature.js';
 
-/** Tokens one candidate may take in a prompt: what keeps a cycle near 2,500 input tokens. */
-const CANDIDATE_TOKENS = 60;
+/** Tokens one candidate may take in a prompt: what keeps a cycle under 2,500 input tokens. */
+const CANDIDATE_TOKENS = 55;
 /** The task is sent with every batch: a long bug report is cut (its head says what it is about). */
-const TASK_CHARS = 1000;
+const TASK_CHARS = 700;
 
 export interface ModelEvaluatorOptions {
   model: ChatModel;
@@ -49,7 +50,7 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
       const judge = async (batch: Candidate[]): Promise<Score[]> => {
         const texts = await Promise.all(batch.map((c) => options.readText(c.path)));
         const candidates = batch.map((candidate, i) => renderSignature({ candidate, facts: input.facts.get(candidate.path), text: texts[i], plan: input.plan, tokenizer: options.tokenizer, budget: CANDIDATE_TOKENS })).join('\n\n');
-        const text = renderPrompt(prompt, { task: clip(input.task), candidates, threshold: String(options.threshold) });
+        const text = renderPrompt(prompt, { task: clipTask(input.task, TASK_CHARS), candidates, threshold: String(options.threshold) });
         const result = await completeStructured(model, { role: 'evaluate', prompt: text, schema: EVALUATE_SCHEMA, maxTokens: 200 + 80 * batch.length }, evaluateReplySchema, stop.signal);
         addUsage(usage, result.usage);
         if (result.ok) return toScores(batch, result.value, prior, standIns);
@@ -105,11 +106,6 @@ function chunk<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
-}
-
-function clip(task: string): string {
-  const text = task.trim();
-  return text.length <= TASK_CHARS ? text : `${text.slice(0, TASK_CHARS)}\n[… task cut: ${text.length - TASK_CHARS} more characters]`;
 }
 
 function oneLine(text: string): string {

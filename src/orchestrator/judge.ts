@@ -12,6 +12,11 @@ export interface JudgeOptions {
   root: string;
 }
 
+export interface JudgeOutput extends EvalOutput {
+  /** Paths the model itself scored this cycle (cached verdicts included, offline stand-ins not). */
+  judged: string[];
+}
+
 /** Files subagents add on top of the offline cut, at most. */
 const MAX_PINNED = 10;
 
@@ -20,7 +25,7 @@ const MAX_PINNED = 10;
  * subagents found), through the score cache. Every other file keeps its offline score capped
  * just below the threshold, so only files the model judged are packed.
  */
-export async function judgeCandidates(evaluator: Evaluator, cache: Cache, facts: FactsReader, input: EvalInput, options: JudgeOptions, signal?: AbortSignal): Promise<EvalOutput> {
+export async function judgeCandidates(evaluator: Evaluator, cache: Cache, facts: FactsReader, input: EvalInput, options: JudgeOptions, signal?: AbortSignal): Promise<JudgeOutput> {
   const prior = scoreOffline(input);
   const priorByPath = new Map(prior.map((s) => [s.path, s]));
   const ranked = [...prior].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
@@ -34,5 +39,6 @@ export async function judgeCandidates(evaluator: Evaluator, cache: Cache, facts:
   const output = candidates.length > 0 ? await evaluateCached(evaluator, cache, { ...input, candidates, prior: priorByPath }, signal) : { scores: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 } };
   const cap = Math.max(0, options.threshold - 0.01);
   const rest = prior.filter((s) => !judged.has(s.path)).map((s): Score => (s.relevance > cap ? { ...s, relevance: cap, reason: `${s.reason} (not judged by the model)` } : s));
-  return { ...output, scores: [...output.scores, ...rest] };
+  const standIns = new Set(output.standIns ?? []);
+  return { ...output, scores: [...output.scores, ...rest], judged: output.scores.map((s) => s.path).filter((p) => !standIns.has(p)) };
 }

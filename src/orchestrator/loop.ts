@@ -102,9 +102,12 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     const input: EvalInput = { task, plan, query, candidates, facts, stats, files };
     await readFactsForTop(input, deps, options.root, signal);
     let evaluated: EvalOutput | undefined;
+    let judged: ReadonlySet<string> = new Set();
     if (model) {
       try {
-        evaluated = await judgeCandidates(model.evaluator, deps.cache, deps.facts, input, { threshold: options.threshold, modelCandidates: options.modelCandidates, pinned, root: options.root }, signal);
+        const output = await judgeCandidates(model.evaluator, deps.cache, deps.facts, input, { threshold: options.threshold, modelCandidates: options.modelCandidates, pinned, root: options.root }, signal);
+        judged = new Set(output.judged);
+        evaluated = output;
       } catch (error) {
         fallBack(error);
       }
@@ -142,7 +145,9 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     let suggested = false;
     if (model && cycle < options.maxCycles && (!refined.stop || kept < DEFAULTS.enoughFiles)) {
       try {
-        const step = await refineWithModelRoles(model, { task, scores, gaps, dispatched: search, next: refined.next }, signal);
+        // The model's own verdicts: offline scores of files it never saw would only mislead it.
+        const verdicts = scores.filter((s) => judged.has(s.path));
+        const step = await refineWithModelRoles(model, { task, scores: verdicts, gaps, dispatched: search, next: refined.next }, signal);
         addUsage(usage, step.usage);
         if (step.merged) {
           next = { query: step.merged.next, search: step.merged.search };

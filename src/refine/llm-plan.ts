@@ -3,6 +3,7 @@ import type { ChatModel, ModelRequest } from '../core/deps.js';
 import { identifierTerms, isCodeLike } from '../core/text.js';
 import type { Query } from '../core/types.js';
 import { completeStructured, type ReplyMemo, type StructuredResult } from '../llm/structured.js';
+import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 
 /** What the `plan` and `refine` prompts ask for. */
@@ -26,12 +27,11 @@ const SUGGESTED_WEIGHT = 0.3;
 const MAX_KEYWORDS = 12;
 const MAX_PATTERNS = 6;
 /** A long task is cut: the model needs what it is about, not the whole log. */
-const TASK_CHARS = 1500;
+const TASK_CHARS = 1000;
 
 /** The LLM planner: the task → suggested keywords, path patterns and focus areas. */
 export function planWithModel(model: ChatModel, template: PromptTemplate, task: string, signal?: AbortSignal, memo?: ReplyMemo): Promise<StructuredResult<QueryReply>> {
-  const text = task.length > TASK_CHARS ? `${task.slice(0, TASK_CHARS)}\n[… cut]` : task;
-  return completeStructured(model, { role: 'plan', prompt: renderPrompt(template, { task: text }), schema: QUERY_SCHEMA, maxTokens: 400 }, queryReplySchema, signal, memo);
+  return completeStructured(model, { role: 'plan', prompt: renderPrompt(template, { task: clipTask(task, TASK_CHARS) }), schema: QUERY_SCHEMA, maxTokens: 400 }, queryReplySchema, signal, memo);
 }
 
 /**

@@ -2,20 +2,21 @@ import type { ChatModel } from '../core/deps.js';
 import { DEFAULTS } from '../core/options.js';
 import type { Gap, Query, Score } from '../core/types.js';
 import { completeStructured, type ReplyMemo, type StructuredResult } from '../llm/structured.js';
+import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 import { QUERY_SCHEMA, queryReplySchema, widenQuery, type QueryReply } from './llm-plan.js';
 
 /** What the refiner sees: a few lines each, so a refine call stays near 400 tokens. */
-const TASK_CHARS = 600;
-const BEST_SCORES = 8;
-const LOW_SCORES = 4;
-const REASON_CHARS = 70;
-const SHOWN_GAPS = 6;
-const QUERY_TERMS = 12;
+const TASK_CHARS = 400;
+const BEST_SCORES = 6;
+const LOW_SCORES = 3;
+const REASON_CHARS = 60;
+const SHOWN_GAPS = 5;
+const QUERY_ITEMS = 10;
 
 export interface ModelRefineInput {
   task: string;
-  /** This cycle's scores (the model's verdicts, and offline ones for the rest). */
+  /** This cycle's scores: the model's verdicts. */
   scores: readonly Score[];
   /** The gaps refine computed from them. */
   gaps: readonly Gap[];
@@ -26,7 +27,7 @@ export interface ModelRefineInput {
 /** The LLM refiner: scores, gaps and the last query → suggestions for the next search. */
 export function refineWithModel(model: ChatModel, template: PromptTemplate, input: ModelRefineInput, signal?: AbortSignal, memo?: ReplyMemo): Promise<StructuredResult<QueryReply>> {
   const prompt = renderPrompt(template, {
-    task: clip(input.task.trim(), TASK_CHARS),
+    task: clipTask(input.task, TASK_CHARS),
     query: renderQuery(input.query),
     scores: renderScores(input.scores),
     gaps: input.gaps.length === 0 ? '(none)' : input.gaps.slice(0, SHOWN_GAPS).map((g) => `- ${g.question}`).join('\n'),
@@ -69,22 +70,22 @@ function renderScores(scores: readonly Score[]): string {
   if (best.length === 0) return '(none)';
   const line = (s: Score): string => {
     const missing = s.missing.map((m) => m.replace(/^\w+:/, '')).slice(0, 4);
-    return `${s.path} ${s.relevance.toFixed(2)} ${clip(s.reason.replace(/ \(not judged by the model\)$/, '').replace(/\s+/g, ' '), REASON_CHARS)}${missing.length > 0 ? ` · missing: ${missing.join(', ')}` : ''}`;
+    return `${s.path} ${s.relevance.toFixed(2)} ${clip(s.reason.replace(/\s+/g, ' '), REASON_CHARS)}${missing.length > 0 ? ` · missing: ${missing.join(', ')}` : ''}`;
   };
   return [...best.map(line), ...(low.length > 0 ? ['…', ...low.map(line)] : [])].join('\n');
 }
 
+/** The query in brief: its keywords are stemmed terms (`creat`, `axio`), no help to a model, so left out. */
 function renderQuery(query: Query): string {
   const lines = [
     ['symbols', query.symbols],
-    ['keywords', query.keywords.filter((k) => !query.symbols.some((s) => s.toLowerCase() === k))],
     ['literals', query.literals.map((l) => JSON.stringify(l))],
     ['patterns', query.patterns],
     ['focus', query.focusAreas],
   ] as const;
   return lines
     .filter(([, items]) => items.length > 0)
-    .map(([name, items]) => `${name}: ${items.slice(0, QUERY_TERMS).join(', ')}${items.length > QUERY_TERMS ? ', …' : ''}`)
+    .map(([name, items]) => `${name}: ${items.slice(0, QUERY_ITEMS).join(', ')}${items.length > QUERY_ITEMS ? ', …' : ''}`)
     .join('\n') || '(empty)';
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChatModel, ModelRequest } from '../core/deps.js';
 import type { Candidate, Usage } from '../core/types.js';
 import { completeStructured, zeroUsage, type ReplyMemo } from '../llm/structured.js';
+import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 
 export const scoutReplySchema = z.strictObject({
@@ -51,7 +52,7 @@ export interface ScoutInput {
 const ACTIONS_PER_STEP = 3;
 /** Observations kept for the next turn: the newest, so the prompt stays small. */
 const OBSERVATION_CHARS = 2400;
-const TASK_CHARS = 1200;
+const TASK_CHARS = 600;
 
 /**
  * A retrieval subagent: a bounded loop of model turns, each asking for a few tool calls, until
@@ -62,7 +63,7 @@ export async function runScout({ model, template, task, goal, tools, maxSteps, s
   const seen = new Map<string, Candidate>();
   const found = new Set<string>();
   let observations = '(none yet)';
-  const shortTask = task.length > TASK_CHARS ? `${task.slice(0, TASK_CHARS)} […]` : task;
+  const shortTask = clipTask(task, TASK_CHARS);
   for (let step = 1; step <= maxSteps; step++) {
     const prompt = renderPrompt(template, { task: shortTask, goal, observations });
     const reply = await completeStructured(model, { role: 'scout', prompt, schema: SCOUT_SCHEMA, maxTokens: 300 }, scoutReplySchema, signal, memo);

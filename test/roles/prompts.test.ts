@@ -52,7 +52,7 @@ describe('renderPrompt', () => {
     const prompts = await loadPrompts();
     const evaluate = renderPrompt(prompts.get('evaluate')!, { task: 'T', candidates: 'src/a.ts\n  function a()', threshold: '0.7' });
     expect(evaluate).toContain('<candidates>\nsrc/a.ts\n  function a()\n</candidates>');
-    expect(evaluate).toContain('at least 0.7');
+    expect(evaluate).toContain('packed at 0.7');
     expect(evaluate).not.toMatch(/\{\{/);
     const refine = renderPrompt(prompts.get('refine')!, { task: 'T', scores: 'S', gaps: 'G', query: 'Q' });
     expect(refine).not.toMatch(/\{\{/);

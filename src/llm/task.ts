@@ -1,0 +1,13 @@
+/**
+ * A task as a prompt carries it: issue-template comments (`<!-- … -->`) and trailing blanks out,
+ * runs of blank lines collapsed, then cut at `chars` (its head says what it is about). Every role
+ * sends the task with every call, so this is where a long bug report costs the most.
+ */
+export function clipTask(task: string, chars: number): string {
+  const text = task
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  return text.length <= chars ? text : `${text.slice(0, chars).trimEnd()}\n[… cut]`;
+}
