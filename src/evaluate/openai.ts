@@ -20,39 +20,74 @@ export interface OpenAIModelOptions {
 }
 
 /**
+ * o-series and gpt-5 models (also behind a router prefix, `openai/o3-mini`) reject `max_tokens`
+ * for `max_completion_tokens` and take only the default temperature.
+ */
+export function isReasoningModel(model: string): boolean {
+  const name = (model.split('/').pop() ?? model).toLowerCase();
+  return /^(?:o\d|gpt-5)/.test(name);
+}
+
+/** How a request is sent; a server's 400 about one of these changes it for the calls after. */
+interface Shape {
+  tokens: 'max_tokens' | 'max_completion_tokens';
+  temperature: boolean;
+  schema: boolean;
+}
+
+/**
  * The only file that imports `openai`. Structured output through `response_format` with a JSON
  * schema; a server that rejects that (HTTP 400 on the first call) is asked again without it, and
- * from then on the prompt alone asks for JSON, which `llm/json.ts` reads fenced or not.
+ * from then on the prompt alone asks for JSON, which `llm/json.ts` reads fenced or not. The
+ * output limit goes as `max_tokens`, or `max_completion_tokens` for reasoning models; a 400
+ * naming the one sent (or `temperature`) switches it once, the same way.
  */
 export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
   const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL ?? null, timeout: options.timeout, maxRetries: options.maxRetries });
   const model = options.model ?? OPENAI_DEFAULT_MODEL;
-  let schemaSupported: boolean | undefined;
+  const reasoning = isReasoningModel(model);
+  let shape: Shape = { tokens: reasoning ? 'max_completion_tokens' : 'max_tokens', temperature: !reasoning, schema: true };
+  let schemaKnown = false;
 
-  const send = async (request: ModelRequest, withSchema: boolean, signal: AbortSignal | undefined): Promise<OpenAI.ChatCompletion> => {
+  const send = async (request: ModelRequest, sent: Shape, signal: AbortSignal | undefined): Promise<OpenAI.ChatCompletion> => {
     const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: request.prompt }];
     if (request.repair) messages.push({ role: 'assistant', content: request.repair.reply || '(empty reply)' }, { role: 'user', content: repairMessage(request.repair.problem) });
-    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model, max_tokens: request.maxTokens, messages, temperature: 0 };
-    if (withSchema) body.response_format = { type: 'json_schema', json_schema: { name: request.schema.name, description: request.schema.description, schema: request.schema.json, strict: true } };
+    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = { model, messages };
+    body[sent.tokens] = request.maxTokens;
+    if (sent.temperature) body.temperature = 0;
+    if (sent.schema) body.response_format = { type: 'json_schema', json_schema: { name: request.schema.name, description: request.schema.description, schema: request.schema.json, strict: true } };
     return client.chat.completions.create(body, signal ? { signal } : {});
+  };
+
+  /** What a 400 asks to change in the shape that was sent, unless this call changed it already. */
+  const adjust = (error: InstanceType<typeof BadRequestError>, sent: Shape, changed: Set<keyof Shape>): Partial<Shape> | undefined => {
+    // OpenAI names the parameter in `param`; other servers only in the message.
+    const said = error.param ?? error.message;
+    if (/max_(?:completion_)?tokens/.test(said)) return !changed.has('tokens') && said.includes(sent.tokens) ? { tokens: sent.tokens === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens' } : undefined;
+    if (said.includes('temperature')) return !changed.has('temperature') && sent.temperature ? { temperature: false } : undefined;
+    // Any other 400 on the first call: a server without `response_format`.
+    return !changed.has('schema') && sent.schema && !schemaKnown ? { schema: false } : undefined;
   };
 
   return {
     provider: 'openai',
     model,
     async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
-      let completion: OpenAI.ChatCompletion;
-      try {
+      let completion: OpenAI.ChatCompletion | undefined;
+      // Each kind of change at most once per call, so a server that keeps refusing ends it.
+      const changed = new Set<keyof Shape>();
+      while (!completion) {
+        const sent = shape;
         try {
-          completion = await send(request, schemaSupported !== false, signal);
-          schemaSupported ??= true;
+          completion = await send(request, sent, signal);
+          if (sent.schema) schemaKnown = true;
         } catch (error) {
-          if (!(error instanceof BadRequestError) || schemaSupported !== undefined) throw error;
-          schemaSupported = false;
-          completion = await send(request, false, signal);
+          const change = error instanceof BadRequestError ? adjust(error, sent, changed) : undefined;
+          if (!change) throw toProviderError(error, model);
+          for (const key of Object.keys(change) as Array<keyof Shape>) changed.add(key);
+          // Onto the current shape: a concurrent call may have learned something meanwhile.
+          shape = { ...shape, ...change };
         }
-      } catch (error) {
-        throw toProviderError(error, model);
       }
       const text = completion.choices?.[0]?.message?.content ?? '';
       return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };

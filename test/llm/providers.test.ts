@@ -100,6 +100,45 @@ describe.each(['anthropic', 'openai'])('%s provider', (api) => {
 });
 
 describe('openai-compatible servers', () => {
+  const openaiModel = (model: string): ChatModel => createOpenAIModel({ apiKey: 'test-key', baseURL: stub.openaiURL, model, timeout: 5000, maxRetries: 0 });
+  const unsupported = (param: string) => ({ status: 400, body: { error: { message: `Unsupported parameter: '${param}' is not supported with this model.`, type: 'invalid_request_error', param, code: 'unsupported_parameter' } } });
+
+  it.each(['o3-mini', 'o1', 'gpt-5-mini', 'openai/o4-mini'])('sends %s max_completion_tokens and no temperature', async (name) => {
+    stub.script({ json: good });
+    expect(await completeStructured(openaiModel(name), request, evaluateReplySchema)).toMatchObject({ ok: true });
+    expect(stub.requests[0]!.body).toMatchObject({ model: name, max_completion_tokens: 500 });
+    expect(stub.requests[0]!.body).not.toHaveProperty('max_tokens');
+    expect(stub.requests[0]!.body).not.toHaveProperty('temperature');
+  });
+
+  it('sends other models max_tokens and temperature 0', async () => {
+    stub.script({ json: good });
+    await completeStructured(openaiModel('qwen2.5-coder:7b'), request, evaluateReplySchema);
+    expect(stub.requests[0]!.body).toMatchObject({ max_tokens: 500, temperature: 0 });
+    expect(stub.requests[0]!.body).not.toHaveProperty('max_completion_tokens');
+  });
+
+  it('switches to max_completion_tokens once a server asks for it, keeps the schema, and remembers', async () => {
+    stub.script(unsupported('max_tokens'), { json: good }, { json: good });
+    const model = openaiModel('my-reasoner');
+    expect(await completeStructured(model, request, evaluateReplySchema)).toMatchObject({ ok: true, usage: { llmCalls: 1 } });
+    expect(await completeStructured(model, request, evaluateReplySchema)).toMatchObject({ ok: true });
+    expect(stub.requests.map((r) => [r.body.max_tokens, r.body.max_completion_tokens, r.body.response_format?.type])).toEqual([
+      [500, undefined, 'json_schema'],
+      [undefined, 500, 'json_schema'],
+      [undefined, 500, 'json_schema'],
+    ]);
+  });
+
+  it('drops temperature when a server refuses it, and gives up when the switched parameter is refused too', async () => {
+    stub.script({ status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0 with this model.", param: 'temperature' } } }, { json: good });
+    expect(await completeStructured(openaiModel('gpt-4o-mini'), request, evaluateReplySchema)).toMatchObject({ ok: true });
+    expect(stub.requests.map((r) => r.body.temperature ?? null)).toEqual([0, null]);
+    stub.script(unsupported('max_completion_tokens'), unsupported('max_tokens'));
+    await expect(openaiModel('o3').complete(request)).rejects.toMatchObject({ code: 'provider_error', status: 400 });
+    expect(stub.requests.slice(2).map((r) => (r.body.max_tokens ? 'max_tokens' : 'max_completion_tokens'))).toEqual(['max_completion_tokens', 'max_tokens']);
+  });
+
   it('asks again without response_format when the server rejects it, and remembers', async () => {
     stub.script({ status: 400, body: { error: { message: 'response_format is not supported' } } }, { text: JSON.stringify(good) }, { text: JSON.stringify(good) });
     const model = models.openai!();
