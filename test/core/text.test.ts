@@ -78,5 +78,6 @@ describe('isDefinitionLine', () => {
     expect(isDefinitionLine('if (timeout == 30) {', 'timeout')).toBe(false);
     expect(isDefinitionLine('return load_config(path)', 'load_config')).toBe(false);
     expect(isDefinitionLine('// verifyEmail = old', 'verifyEmail')).toBe(false);
+    expect(isDefinitionLine("    >>> ds.PatientName = 'CITIZEN^Joan'", 'PatientName')).toBe(false);
   });
 });
