@@ -39,6 +39,8 @@ export function isDefinitionLine(line: string, name: string): boolean {
   const trimmed = line.trimStart();
   // Comments and calls-with-keywords are not definitions.
   if (/^(?:\/\/|#(?!\s*define)|\*|\/\*|--|;)/.test(trimmed)) return false;
+  // Nor is a session shown in a docstring (`>>> ds.PatientName = 'x'`): it uses the name.
+  if (/^(?:>>>|\.\.\.\s|In \[\d+\]:|\$\s)/.test(trimmed)) return false;
   if (/^(?:return|if|while|for|elif|else|assert|print|raise|throw)\b/.test(trimmed)) return false;
   return patternsFor(name).some((p) => p.test(line));
 }

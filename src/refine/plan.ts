@@ -44,8 +44,10 @@ export function planQuery(task: string): Query {
 
   const titleIds = new Set(identifiersOf(title));
   const examples = exampleFenceRanges(text);
-  const identifiers = [...text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)];
-  const outsideExamples = new Set(identifiers.filter((m) => !isInRanges(examples, m.index)).map((m) => m[0]));
+  // Words seen only in URLs weigh like those seen only in examples: hosts and user names mostly.
+  const weak = [...examples, ...urlRanges(text)];
+  const identifiers = [...text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)].filter((m) => !isHashLike(m[0], text[m.index - 1]));
+  const outsideExamples = new Set(identifiers.filter((m) => !isInRanges(weak, m.index)).map((m) => m[0]));
   for (const match of identifiers) {
     const id = match[0];
     const inTitle = (titleIds.has(id) ? WEIGHT.titleBoost : 1) * (outsideExamples.has(id) ? 1 : WEIGHT.exampleOnly);
@@ -83,6 +85,20 @@ export function planQuery(task: string): Query {
     excludes: [],
     focusAreas: [],
   };
+}
+
+/** Character ranges of URLs (paths inside them are still path mentions, see mentions.ts). */
+function urlRanges(text: string): Array<[number, number]> {
+  return [...text.matchAll(/\b(?:https?|ftp|file):\/\/[^\s)\]>"'`]+/g)].map((m) => [m.index, m.index + m[0].length]);
+}
+
+/**
+ * Commit hashes, `git describe` suffixes and hex ids (`a6fe3473…`, `gf94a9d4`, the `d3d2750` of
+ * `6d3d2750`): identifiers by shape, but naming no code.
+ */
+function isHashLike(id: string, before: string | undefined): boolean {
+  if (before !== undefined && /[0-9]/.test(before)) return true;
+  return /^g?[0-9a-f]{6,}$/.test(id) && /[0-9]/.test(id);
 }
 
 function round(value: number): number {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileKindOf, languageOf, matchForeignPath, matchPathMention } from '../../src/core/files.js';
-import { resolveImport } from '../../src/core/imports.js';
+import { packageSiblings, resolveImport } from '../../src/core/imports.js';
 import { isDefinitionLine } from '../../src/core/definitions.js';
 import { identifierTerms, splitIdentifier, stem, tokenize } from '../../src/core/text.js';
 
@@ -64,6 +64,15 @@ describe('paths', () => {
     expect(resolveImport('pkg/core/parser/x.py', '.helpers', 'python', files)).toEqual(['pkg/core/parser/helpers.py']);
     expect(resolveImport('src/a.ts', 'react', 'typescript', files)).toEqual([]);
   });
+
+  it('resolves a Go import to the package directory, never the standard library to a file', () => {
+    const files = ['core/logx/logs.go', 'core/logx/fields.go', 'core/logx/logs_test.go', 'util/ctx/context.go', 'rest/server.go', 'rest/engine.go'];
+    expect(resolveImport('rest/server.go', 'github.com/org/repo/core/logx', 'go', files)).toEqual(['core/logx/logs.go', 'core/logx/fields.go']);
+    expect(resolveImport('rest/server.go', 'context', 'go', files)).toEqual([]);
+    expect(resolveImport('rest/server.go', 'net/http', 'go', files)).toEqual([]);
+    expect(packageSiblings('rest/server.go', 'go', files)).toEqual(['rest/engine.go']);
+    expect(packageSiblings('src/a.ts', 'typescript', ['src/a.ts', 'src/b.ts'])).toEqual([]);
+  });
 });
 
 describe('isDefinitionLine', () => {
@@ -78,5 +87,6 @@ describe('isDefinitionLine', () => {
     expect(isDefinitionLine('if (timeout == 30) {', 'timeout')).toBe(false);
     expect(isDefinitionLine('return load_config(path)', 'load_config')).toBe(false);
     expect(isDefinitionLine('// verifyEmail = old', 'verifyEmail')).toBe(false);
+    expect(isDefinitionLine("    >>> ds.PatientName = 'CITIZEN^Joan'", 'PatientName')).toBe(false);
   });
 });

@@ -27,6 +27,13 @@ describe('planQuery', () => {
     expect(planQuery(trace).weights['loadtable']).toBe(planQuery('Crash\n`load_table` fails').weights['loadtable']);
   });
 
+  it('drops commit hashes and ids, and weighs words seen only in URLs low', () => {
+    const q = planQuery('Broken since commit 6d3d2750 (jq-1.7rc1-25-gf94a9d4), see a6fe347322bfd57cab2d2612d8825b4ede765ac8\n`parseArgs` fails, screenshot https://user-images.example.com/17900775/188590444-fafa374d.png');
+    expect(q.symbols).toEqual(['parseArgs']);
+    for (const noise of ['d3d2750', 'rc1', 'gf94a9d4', 'fafa374d', 'a6fe347322bfd57cab2d2612d8825b4ede765ac8']) expect(q.keywords).not.toContain(noise);
+    expect(q.weights['imag']).toBeLessThan(q.weights['broken']!);
+  });
+
   it('finds paths, Python frames and the exception message', () => {
     const task = [
       'Crash when parsing',

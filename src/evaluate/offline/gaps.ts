@@ -34,10 +34,12 @@ export function findMissing(
   let followed = 0;
   for (const spec of file.imports) {
     if (missing.length >= MAX_GAPS_PER_FILE) break;
-    const targets = resolveImport(file.path, spec, file.language, files);
-    const target = targets[0];
-    if (!target || pool.has(target)) continue;
-    const onTopic = tokenize(target).some((t) => keywords.has(t));
+    // A Go import names a whole package: follow its file that shares the task's words, if any.
+    const targets = resolveImport(file.path, spec, file.language, files).filter((t) => !pool.has(t));
+    const isOnTopic = (path: string): boolean => tokenize(path).some((t) => keywords.has(t));
+    const target = targets.find(isOnTopic) ?? targets[0];
+    if (!target) continue;
+    const onTopic = isOnTopic(target);
     // The best file's own local imports are worth following even when off-topic (few of them).
     if (onTopic || (isTop && followed < 3)) {
       missing.push(`import:${target}`);

@@ -1,5 +1,5 @@
 import type { EvalInput, EvalOutput, Evaluator } from '../../core/deps.js';
-import { resolveImport } from '../../core/imports.js';
+import { packageSiblings, resolveImport } from '../../core/imports.js';
 import { wholeTerm } from '../../core/text.js';
 import type { Candidate, Score } from '../../core/types.js';
 import { ANCHOR, calibrate, combineFeatures } from './combine.js';
@@ -76,21 +76,18 @@ export function rawScores(input: EvalInput): RawScores {
   return { features, raws };
 }
 
-/** Files imported by the strongest files gain a small share of their score. */
+/** Files imported by the strongest files, and the other files of their package, gain a small share of their score. */
 function addNeighbourBonus(candidates: Candidate[], raws: number[], input: EvalInput): void {
   const index = new Map(candidates.map((c, i) => [c.path, i]));
   const bonus = new Array<number>(raws.length).fill(0);
   for (const i of rankOrder(candidates, raws).slice(0, STRONG_FILES)) {
     const fileFacts = input.facts.get(candidates[i]!.path);
     if (!fileFacts) continue;
-    const seen = new Set<number>();
-    for (const spec of fileFacts.imports.slice(0, 60)) {
-      for (const target of resolveImport(fileFacts.path, spec, fileFacts.language, input.files)) {
-        const j = index.get(target);
-        if (j === undefined || j === i || seen.has(j)) continue;
-        seen.add(j);
-        bonus[j] = Math.max(bonus[j]!, ANCHOR.neighbour * raws[i]!);
-      }
+    const imported = fileFacts.imports.slice(0, 60).flatMap((spec) => resolveImport(fileFacts.path, spec, fileFacts.language, input.files));
+    for (const target of new Set([...imported, ...packageSiblings(fileFacts.path, fileFacts.language, input.files)])) {
+      const j = index.get(target);
+      if (j === undefined || j === i) continue;
+      bonus[j] = Math.max(bonus[j]!, ANCHOR.neighbour * raws[i]!);
     }
   }
   bonus.forEach((b, j) => (raws[j]! += b));
