@@ -24,7 +24,8 @@ const WEIGHT = {
  * paths and stack frames come first; salient prose words after, with less weight.
  */
 export function planQuery(task: string): Query {
-  const text = task.slice(0, MAX_TASK_CHARS);
+  // Control characters (a binary task, a terminal dump) separate words; they are never part of one.
+  const text = task.slice(0, MAX_TASK_CHARS).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]+/g, ' ');
   const mentions = findMentions(text);
   const title = text.split('\n', 1)[0] ?? '';
   const backticked = new Set([...text.matchAll(/`([^`\n]{1,120})`/g)].flatMap((m) => identifiersOf(m[1]!)));

@@ -48,6 +48,8 @@ export const MAX_PATTERNS_PER_RUN = 200;
 export function preparePatterns(patterns: readonly string[]): string[] {
   const seen = new Map<string, string>();
   for (const pattern of patterns.flatMap((p) => p.split(/\r?\n/))) {
+    // An argument cannot carry a NUL byte (spawn refuses it), and no text line holds one anyway.
+    if (pattern.includes('\0')) continue;
     if (pattern.trim() !== '' && !seen.has(pattern.toLowerCase())) seen.set(pattern.toLowerCase(), pattern);
   }
   return [...seen.values()];

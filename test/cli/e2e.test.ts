@@ -103,3 +103,19 @@ describe.runIf(existsSync(BIN))('examples', () => {
     }
   });
 });
+
+describe.runIf(existsSync(BIN))('hostile tasks', () => {
+  it('takes 1 MB of binary on stdin as a task: a result or a clear message, never a crash', async () => {
+    const repo = makeRepo({ 'src/a.ts': 'export const alpha = 1;\n' });
+    try {
+      const bytes = Buffer.alloc(1_000_000);
+      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + 13) % 256;
+      const r = await run(['retrieve', '--root', repo.root, '--json', '--no-cache'], { input: bytes.toString('latin1') });
+      expect([0, 2]).toContain(r.code);
+      expect(r.stderr).not.toContain('this is a bug');
+      expect(() => JSON.parse(r.stdout)).not.toThrow();
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
