@@ -1,20 +1,11 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cacheFileFor, cacheStats, clearCache, createCache, defaultCacheDir } from '../../src/cache/store.js';
 import { facts, score } from './fixtures/entries.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ctxloop-cache-'));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('ctxloop-cache-');
 
 describe('cacheStats and clearCache', () => {
   it('report what a root holds and remove it, leaving other roots and foreign files', async () => {

@@ -1,27 +1,17 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cacheFileSchema } from '../../src/cache/schema.js';
 import { cacheFileFor, createCache } from '../../src/cache/store.js';
 import { facts } from './fixtures/entries.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 const WRITER = fileURLToPath(new URL('./fixtures/writer.ts', import.meta.url));
 
-const temps: string[] = [];
-afterEach(() => {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ctxloop-cache-'));
-  temps.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs('ctxloop-cache-');
 
 function readValid(file: string) {
   const parsed = cacheFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));

@@ -1,5 +1,5 @@
 import type { LangSpec, PickContext, Rule } from './walk.js';
-import { headText } from './walk.js';
+import { headText, transparentBlock } from './walk.js';
 
 const NOT_FUNCTIONS = String.raw`(?!\s*(?:if|for|while|switch|return|else|do|case|typedef|using|namespace|template|static_assert|goto|sizeof|throw|delete|new)\b)`;
 /** `int`, `static inline struct foo *`, `std::vector<int>&`, `Foo::Foo`, `operator==`. */
@@ -69,16 +69,8 @@ const TOP: readonly Rule[] = [
   },
   record,
   { re: /^\s*typedef\b/, kind: 'type', mode: 'statement', pick: pickTypedef },
-  { re: /^\s*extern\s+"[^"]*"(?=\s*\{)/, kind: 'module', mode: 'body', hidden: true, transparent: true, inner: () => TOP, pick: () => ({ name: 'extern' }) },
-  {
-    re: /^\s*(?:inline\s+)?namespace\b\s*(?<name>[\w:]*)(?=\s*\{|\s*$)/,
-    kind: 'module',
-    mode: 'body',
-    hidden: true,
-    transparent: true,
-    inner: () => TOP,
-    pick: () => ({ name: 'namespace' }),
-  },
+  transparentBlock(/^\s*extern\s+"[^"]*"(?=\s*\{)/, () => TOP, 'extern'),
+  transparentBlock(/^\s*(?:inline\s+)?namespace\b\s*(?<name>[\w:]*)(?=\s*\{|\s*$)/, () => TOP, 'namespace'),
   { re: FUNCTION, kind: 'function', mode: 'body', requireBody: true, pick: pickFunction },
 ];
 

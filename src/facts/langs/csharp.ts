@@ -1,4 +1,5 @@
 import type { LangSpec, Rule } from './walk.js';
+import { transparentBlock } from './walk.js';
 
 const MODIFIERS = String.raw`(?:(?:public|private|protected|internal|static|sealed|abstract|partial|readonly|ref|unsafe|new|file|virtual|override|async|extern|volatile|required)\s+)*`;
 const NOT_TYPES = new Set(['return', 'new', 'throw', 'else', 'case', 'yield', 'await', 'using', 'lock', 'goto', 'in', 'is', 'as']);
@@ -23,15 +24,7 @@ const MEMBERS: readonly Rule[] = [
   },
 ];
 
-const namespace: Rule = {
-  re: /^\s*namespace\s+[\w.]+(?=\s*\{|\s*$)/,
-  kind: 'module',
-  mode: 'body',
-  hidden: true,
-  transparent: true,
-  inner: () => TOP,
-  pick: () => ({ name: 'namespace' }),
-};
+const namespace: Rule = transparentBlock(/^\s*namespace\s+[\w.]+(?=\s*\{|\s*$)/, () => TOP, 'namespace');
 
 const TOP: readonly Rule[] = [namespace, classLike];
 

@@ -1,4 +1,5 @@
 import type { LangSpec, Rule } from './walk.js';
+import { transparentBlock } from './walk.js';
 
 const KINDS: Record<string, 'class' | 'interface' | 'trait' | 'enum'> = { class: 'class', interface: 'interface', trait: 'trait', enum: 'enum' };
 
@@ -11,15 +12,7 @@ const MEMBERS: readonly Rule[] = [
 ];
 
 const TOP: readonly Rule[] = [
-  {
-    re: /^\s*namespace\b[\w\\\s]*(?=\{|$)/,
-    kind: 'module',
-    mode: 'body',
-    hidden: true,
-    transparent: true,
-    inner: () => TOP,
-    pick: () => ({ name: 'namespace' }),
-  },
+  transparentBlock(/^\s*namespace\b[\w\\\s]*(?=\{|$)/, () => TOP, 'namespace'),
   {
     re: /^\s*(?:(?:abstract|final|readonly)\s+)*(?<kw>class|interface|trait|enum)\s+(?<name>\w+)/,
     kind: 'class',

@@ -33,6 +33,14 @@ export interface Rule {
   pick?: (m: RegExpExecArray, ctx: PickContext) => Picked | undefined;
 }
 
+/**
+ * A namespace-like block (C++ `namespace`, `extern "C"`, C# and PHP `namespace`): not a definition
+ * itself, and what it holds is read with the top-level rules and keeps the outer parent.
+ */
+export function transparentBlock(re: RegExp, top: () => readonly Rule[], name: string): Rule {
+  return { re, kind: 'module', mode: 'body', hidden: true, transparent: true, inner: top, pick: () => ({ name }) };
+}
+
 export interface LangSpec {
   top: readonly Rule[];
   /** A newline may end a statement. */
