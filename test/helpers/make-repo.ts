@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,4 +29,20 @@ export function makeRepo(files: Record<string, string | Uint8Array>, options: { 
     execFileSync('git', ['init', '-q'], { cwd: root });
   }
   return { root, write, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/**
+ * `makeRepo` for a whole test file: every repository made through the returned function is
+ * removed after each test.
+ */
+export function useTempRepos(): typeof makeRepo {
+  const made: TempRepo[] = [];
+  afterEach(() => {
+    for (const repo of made.splice(0)) repo.cleanup();
+  });
+  return (files, options) => {
+    const repo = makeRepo(files, options);
+    made.push(repo);
+    return repo;
+  };
 }

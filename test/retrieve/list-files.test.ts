@@ -1,22 +1,13 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchScope } from '../../src/core/deps.js';
 import { isCtxloopError } from '../../src/core/errors.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
 import { listSearchableFiles } from '../../src/retrieve/glob.js';
-import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+import { useTempRepos } from '../helpers/make-repo.js';
 
-const repos: TempRepo[] = [];
-afterEach(() => {
-  for (const repo of repos.splice(0)) repo.cleanup();
-});
-
-function repo(files: Record<string, string | Uint8Array>, options: { git?: boolean } = {}): TempRepo {
-  const made = makeRepo(files, options);
-  repos.push(made);
-  return made;
-}
+const repo = useTempRepos();
 
 function scopeOf(root: string, extra: Partial<SearchScope> = {}): SearchScope {
   return { root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4, ...extra };

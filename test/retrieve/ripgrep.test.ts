@@ -1,21 +1,12 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { chunkPatterns, preparePatterns, runRipgrep, type RipgrepMatch, type RipgrepRun } from '../../src/retrieve/ripgrep.js';
-import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+import { useTempRepos } from '../helpers/make-repo.js';
 
-const repos: TempRepo[] = [];
-afterEach(() => {
-  for (const repo of repos.splice(0)) repo.cleanup();
-});
-
-function repo(files: Record<string, string | Uint8Array>): TempRepo {
-  const made = makeRepo(files);
-  repos.push(made);
-  return made;
-}
+const repo = useTempRepos();
 
 async function search(root: string, patterns: string[], extra: Partial<RipgrepRun> = {}): Promise<RipgrepMatch[]> {
   const rgPath = await resolveRgPath(process.env, silentLogger);

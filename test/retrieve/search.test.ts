@@ -1,23 +1,14 @@
 import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchRequest } from '../../src/core/deps.js';
 import { silentLogger } from '../../src/core/log.js';
 import { stem } from '../../src/core/text.js';
 import type { Candidate, Query } from '../../src/core/types.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
-import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+import { useTempRepos } from '../helpers/make-repo.js';
 
-const repos: TempRepo[] = [];
-afterEach(() => {
-  for (const repo of repos.splice(0)) repo.cleanup();
-});
-
-function repo(files: Record<string, string | Uint8Array>): TempRepo {
-  const made = makeRepo(files);
-  repos.push(made);
-  return made;
-}
+const repo = useTempRepos();
 
 function query(partial: Partial<Query>): Query {
   return { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [], ...partial };
