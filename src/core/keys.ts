@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Query } from './types.js';
 import { own } from './records.js';
+import { roundTo } from './numbers.js';
 
 /** Version of the facts extractor: bump it whenever its output changes, so cached facts are re-read. */
 export const FACTS_VERSION = 1;
@@ -46,7 +47,6 @@ export function factsKey(contentHash: string, extractorVersion: string | number 
   return cacheKey('facts', { contentHash, extractorVersion });
 }
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 const sortedUnique = (items: readonly string[]): string[] => [...new Set(items)].sort();
 
 /**
@@ -55,7 +55,7 @@ const sortedUnique = (items: readonly string[]): string[] => [...new Set(items)]
  * deduplicated. Patterns, excludes and focus areas steer the search, not the score: left out.
  */
 export function queryKey(query: Query): string {
-  const keywords = sortedUnique(query.keywords).map((k): Json => [k, round2(own(query.weights, k) ?? 1)]);
+  const keywords = sortedUnique(query.keywords).map((k): Json => [k, roundTo(own(query.weights, k) ?? 1, 2)]);
   return cacheKey('query', {
     keywords,
     literals: sortedUnique(query.literals.map((l) => l.toLowerCase())),

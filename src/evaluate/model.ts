@@ -8,6 +8,7 @@ import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 import { scoreOffline } from './offline/index.js';
 import { EVALUATE_SCHEMA, evaluateReplySchema, type EvaluateReply } from './schema.js';
 import { renderSignature } from './signature.js';
+import { roundTo } from '../core/numbers.js';
 
 /** Tokens one candidate may take in a prompt: what keeps a cycle under 2,500 input tokens. */
 const CANDIDATE_TOKENS = 55;
@@ -84,7 +85,7 @@ function toScores(batch: Candidate[], reply: EvaluateReply, prior: ReadonlyMap<s
     }
     return {
       path: candidate.path,
-      relevance: round3(verdict.relevance),
+      relevance: roundTo(verdict.relevance, 3),
       reason: oneLine(verdict.reason),
       missing: verdict.missing.flatMap(toGap).slice(0, 8),
       evidence: prior.get(candidate.path)?.evidence ?? [],
@@ -111,10 +112,6 @@ function chunk<T>(items: T[], size: number): T[][] {
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 200 ? `${line.slice(0, 199)}…` : line || 'no reason given';
-}
-
-function round3(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
 
 function addUsage(total: Usage, more: Usage): void {

@@ -1,6 +1,7 @@
 import type { FileFacts, Gap, CycleTrace, RetrieveResult, Score, Usage } from '../core/types.js';
 import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
+import { roundTo } from '../core/numbers.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -41,7 +42,7 @@ export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveR
     candidates: ranked
       .filter((s) => !packedPaths.has(s.path))
       .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: round2(s.relevance), reason: s.reason })),
+      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: s.reason })),
     gaps: run.gaps.map((g) => g.question),
     cycles: run.cycles,
     usage: run.usage,
@@ -49,8 +50,4 @@ export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveR
   };
   if (run.fallback) result.fallback = run.fallback;
   return result;
-}
-
-function round2(value: number): number {
-  return Math.round(value * 100) / 100;
 }

@@ -1,6 +1,7 @@
 import type { Tokenizer } from '../core/deps.js';
 import type { FileFacts, FileResult, Region, Score } from '../core/types.js';
 import { regionsFor } from './regions.js';
+import { roundTo } from '../core/numbers.js';
 
 export interface PackInput {
   scores: Score[];
@@ -41,7 +42,6 @@ export function regionText(lines: readonly string[], region: Region): string {
   return lines.slice(region.start - 1, region.end).join('\n');
 }
 
-const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 /**
  * Packs the files scoring ≥ threshold, best first (ties by path), region by region while the
@@ -68,7 +68,7 @@ export function packFiles(input: PackInput): PackResult {
     const lines = text.split('\n');
     const lineCount = text.endsWith('\n') ? lines.length - 1 : lines.length;
     const facts = input.facts.get(score.path);
-    const file: FileResult = { path: score.path, score: round2(score.relevance), reason: score.reason, regions: [] };
+    const file: FileResult = { path: score.path, score: roundTo(score.relevance, 2), reason: score.reason, regions: [] };
     const header = tokenizer.count(renderFileHeader(file));
     const regions = regionsFor({ ...(facts ?? bareFacts(score.path)), lines: Math.min(facts?.lines ?? lineCount, lineCount) }, score.evidence);
     const left: CutItem[] = [];

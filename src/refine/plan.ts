@@ -2,6 +2,7 @@ import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, stem, STOPWORDS, 
 import type { Query } from '../core/types.js';
 import { exampleFenceRanges, isInRanges } from './fences.js';
 import { findMentions } from './mentions.js';
+import { roundTo } from '../core/numbers.js';
 
 /** Work on at most this much of a task: a megabyte of log says nothing the first 60 kB don't. */
 const MAX_TASK_CHARS = 60_000;
@@ -78,7 +79,7 @@ export function planQuery(task: string): Query {
 
   return {
     keywords: keywords.map((k) => k.term),
-    weights: Object.fromEntries(keywords.map((k) => [k.term, round(k.weight)])),
+    weights: Object.fromEntries(keywords.map((k) => [k.term, roundTo(k.weight, 3)])),
     literals: mentions.literals.slice(0, 12),
     symbols: [...symbols].slice(0, MAX_SYMBOLS),
     paths: mentions.paths.slice(0, 24),
@@ -100,10 +101,6 @@ function urlRanges(text: string): Array<[number, number]> {
 function isHashLike(id: string, before: string | undefined): boolean {
   if (before !== undefined && /[0-9]/.test(before)) return true;
   return /^g?[0-9a-f]{6,}$/.test(id) && /[0-9]/.test(id);
-}
-
-function round(value: number): number {
-  return Math.round(value * 1000) / 1000;
 }
 
 /** The whole-identifier term of a symbol, as the tokenizer produces it. */

@@ -1,6 +1,7 @@
 import type { Features } from './features.js';
 import { KIND_FACTOR } from './features.js';
 import { isCodeLike } from '../../core/text.js';
+import { roundTo } from '../../core/numbers.js';
 
 /**
  * Weights of the anchors, in the units of one well-matched rare term (weight 1 × idf ≈ 6 × tf
@@ -75,10 +76,6 @@ export function calibrate(raws: number[], features: Features[]): number[] {
   order.forEach((i, rank) => (rankOf[i] = rank));
   return raws.map((raw, i) => {
     const scale = rankOf[i]! < MAX_NEEDED ? confidence : Math.min(confidence, 0.69);
-    return round(scale * Math.pow(Math.max(raw, 0) / top, 0.25));
+    return roundTo(scale * Math.pow(Math.max(raw, 0) / top, 0.25), 4);
   });
-}
-
-function round(value: number): number {
-  return Math.round(value * 10000) / 10000;
 }
