@@ -1,6 +1,6 @@
 /**
  * The built-in skips: files never searched whatever the .gitignore says. One list feeds the
- * predicate used on globbed paths and the negated globs handed to ripgrep, so both agree.
+ * predicate used on listed paths and the negated globs handed to ripgrep, so both agree.
  * Matching is case-insensitive on every platform (`Cargo.LOCK` is still a lock file).
  */
 import { basenameOf, extensionOf, languageOf } from '../core/files.js';
@@ -74,9 +74,9 @@ function isSecret(name: string, dirs: string[]): boolean {
   return SECRET_DATA.test(base) && languageOf(base) === 'text';
 }
 
-/** fast-glob ignore patterns that keep the walk out of vendored and secret directories. */
-export function pruneGlobs(): string[] {
-  return [...VENDORED_DIRS, ...SECRET_DIRS].map((dir) => `**/${dir}/**`);
+/** Negated globs for ripgrep that keep the walk out of vendored and secret directories. */
+export function ripgrepPruneGlobs(): string[] {
+  return [...VENDORED_DIRS, ...SECRET_DIRS].map((dir) => `!${dir}/`);
 }
 
 /**
@@ -86,7 +86,7 @@ export function pruneGlobs(): string[] {
  */
 export function ripgrepSkipGlobs(): string[] {
   return [
-    ...[...VENDORED_DIRS, ...SECRET_DIRS].map((dir) => `!${dir}/`),
+    ...ripgrepPruneGlobs(),
     ...[...LOCK_NAMES, '*.lock'].map((name) => `!${name}`),
     '!*.min.js', '!*.min.css', '!*.pb.go', '!*_pb2.py', '!*_pb2_grpc.py', '!*.map', '!*.bundle.js',
     ...[...SECRET_NAMES, '.env.*', 'id_rsa*', 'id_ed25519*', 'id_dsa*', 'service-account*.json'].map((name) => `!${name}`),

@@ -6,49 +6,64 @@
 import { pathIndexOf } from '../core/files.js';
 import { tokenize } from '../core/text.js';
 import type { Candidate, CandidateSource, DispatchResult, Query, SearchStats } from '../core/types.js';
-import { selectHits, type FileEvidence } from './collect.js';
-import type { FileList, ListedFile } from './glob.js';
+import type { FileList } from './list.js';
 import { createPathMatcher } from './match.js';
+import type { FileTally } from './scan.js';
 import { own } from '../core/records.js';
 
 export interface RankInput {
   query: Query;
   list: FileList;
-  evidence: ReadonlyMap<string, FileEvidence>;
+  evidence: ReadonlyMap<string, FileTally>;
   maxCandidates: number;
+}
+
+/** Derived once per listing: a run ranks many dispatches over the same files. */
+const listed = new WeakMap<FileList, { paths: Set<string>; tokens: string[][] }>();
+
+function derivedOf(list: FileList): { paths: Set<string>; tokens: string[][] } {
+  let derived = listed.get(list);
+  if (!derived) {
+    derived = { paths: new Set(list.files), tokens: list.files.map((path) => tokenize(path)) };
+    listed.set(list, derived);
+  }
+  return derived;
 }
 
 const SOURCE_ORDER: readonly CandidateSource[] = ['content', 'path', 'mention', 'symbol', 'import', 'neighbour'];
 /** BM25's k1: how fast repeated occurrences stop adding evidence. */
 const SATURATION = 1.2;
 
+/**
+ * Candidates without their evidence lines (`hits`) and with size 0: the dispatch reads both
+ * for the candidates kept, not for every file that matched.
+ */
 export function rankCandidates({ query, list, evidence, maxCandidates }: RankInput): DispatchResult {
-  const listed = new Map(list.files.map((f) => [f.path, f]));
+  const { paths } = derivedOf(list);
   // only what the listing kept counts, so the content view never reaches past the filters
-  const content = new Map([...evidence].filter(([path]) => listed.has(path)));
+  const content = new Map([...evidence].filter(([path]) => paths.has(path)));
   const stats = computeStats(query, list, content);
   const excluded = createPathMatcher(query.excludes, { matchParents: true });
   const drafts = new Map<string, Candidate>();
-  const draftOf = (file: ListedFile): Candidate => {
-    let draft = drafts.get(file.path);
+  const draftOf = (path: string): Candidate => {
+    let draft = drafts.get(path);
     if (!draft) {
-      draft = { path: file.path, size: file.size, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: [] };
-      drafts.set(file.path, draft);
+      draft = { path, size: 0, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: [] };
+      drafts.set(path, draft);
     }
     return draft;
   };
   for (const [path, found] of content) {
-    const draft = draftOf(listed.get(path) as ListedFile);
+    const draft = draftOf(path);
     draft.termFreq = { ...found.termFreq };
     draft.literals = query.literals.filter((l) => found.literals.has(l));
     draft.symbols = query.symbols.filter((s) => found.symbols.has(s));
-    draft.hits = selectHits(found.hits);
     if (Object.keys(found.termFreq).length > 0 || found.literals.size > 0) draft.sources.push('content');
     if (found.symbols.size > 0) draft.sources.push('symbol');
   }
-  for (const file of findPathHits(query, list.files)) draftOf(file).sources.push('path');
-  for (const [file, mention] of findMentions(query.paths, list.files)) {
-    const draft = draftOf(file);
+  for (const path of findPathHits(query, list)) draftOf(path).sources.push('path');
+  for (const [path, mention] of findMentions(query.paths, list)) {
+    const draft = draftOf(path);
     draft.mentions.push(mention);
     if (!draft.sources.includes('mention')) draft.sources.push('mention');
   }
@@ -57,33 +72,31 @@ export function rankCandidates({ query, list, evidence, maxCandidates }: RankInp
   return { candidates: orderByEvidence(candidates, query, stats).slice(0, maxCandidates), stats };
 }
 
-function computeStats(query: Query, list: FileList, content: ReadonlyMap<string, FileEvidence>): SearchStats {
-  const totalFiles = list.files.length;
-  const avgSize = totalFiles === 0 ? 0 : list.files.reduce((sum, f) => sum + f.size, 0) / totalFiles;
+function computeStats(query: Query, list: FileList, content: ReadonlyMap<string, FileTally>): SearchStats {
   const docFreq: Record<string, number> = {};
   for (const keyword of query.keywords) docFreq[keyword] = 0;
   for (const found of content.values()) {
     for (const [keyword, tf] of Object.entries(found.termFreq)) if (tf > 0) docFreq[keyword] = (own(docFreq, keyword) ?? 0) + 1;
   }
-  return { totalFiles, avgSize, docFreq, skipped: { ...list.skipped } };
+  return { totalFiles: list.files.length, avgSize: list.avgSize, docFreq, skipped: { ...list.skipped } };
 }
 
 /** Files whose path holds a query keyword (`src/auth/verify.ts` for `verify`) or matches a query glob. */
-function findPathHits(query: Query, files: readonly ListedFile[]): ListedFile[] {
+function findPathHits(query: Query, list: FileList): string[] {
   const keywords = new Set(query.keywords);
-  const matchesPattern = createPathMatcher(query.patterns, { nocase: true });
   if (keywords.size === 0 && query.patterns.length === 0) return [];
-  return files.filter((f) => matchesPattern(f.path) || tokenize(f.path).some((t) => keywords.has(t)));
+  const matchesPattern = createPathMatcher(query.patterns, { nocase: true });
+  const { tokens } = derivedOf(list);
+  return list.files.filter((path, i) => matchesPattern(path) || tokens[i]!.some((t) => keywords.has(t)));
 }
 
 /** For each mention, the files it names best (as written, or as the tail of a foreign absolute path): only the longest match wins. */
-function findMentions(mentions: readonly string[], files: readonly ListedFile[]): Array<[ListedFile, string]> {
-  const out: Array<[ListedFile, string]> = [];
+function findMentions(mentions: readonly string[], list: FileList): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
   if (mentions.length === 0) return out;
-  const byPath = new Map(files.map((f) => [f.path, f]));
-  const index = pathIndexOf([...byPath.keys()]);
+  const index = pathIndexOf(list.files);
   for (const mention of new Set(mentions)) {
-    for (const path of index.lookup(mention, { foreign: true })) out.push([byPath.get(path)!, mention]);
+    for (const path of index.lookup(mention, { foreign: true })) out.push([path, mention]);
   }
   return out;
 }

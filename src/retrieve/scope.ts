@@ -44,17 +44,6 @@ export function normalizeScopePath(root: string, raw: string): string {
   return path;
 }
 
-/** Directories above each scope entry (root first): their .gitignore files apply too. */
-export function ancestorDirs(entries: ScopeEntries): string[] {
-  const out = new Set<string>();
-  for (const path of [...entries.dirs, ...entries.files.map((f) => f.path)]) {
-    if (path === '') continue;
-    const parts = path.split('/');
-    for (let i = 0; i < parts.length; i++) out.add(parts.slice(0, i).join('/'));
-  }
-  return [...out];
-}
-
 function isInside(realRoot: string, real: string): boolean {
   return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
 }

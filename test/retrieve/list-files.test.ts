@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { SearchScope } from '../../src/core/deps.js';
 import { isCtxloopError } from '../../src/core/errors.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
-import { listSearchableFiles } from '../../src/retrieve/glob.js';
+import { listSearchableFiles } from '../../src/retrieve/list.js';
+import { resolveRgPath } from '../../src/retrieve/rg-path.js';
+import { silentLogger } from '../../src/core/log.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -53,11 +55,11 @@ describe('listFiles', () => {
       'big.txt': 'x'.repeat(2048),
       'dist/bundle.js': 'kept: build output is only demoted later',
     });
-    const list = await listSearchableFiles(scopeOf(r.root, { maxFileSize: 1024 }));
-    expect(list.files.map((f) => f.path)).toEqual(['dist/bundle.js', 'src/app.ts']);
-    expect(list.files.find((f) => f.path === 'src/app.ts')?.size).toBe(3);
-    // vendored directories are pruned from the walk, so their files are not counted
-    expect(list.skipped).toEqual({ minified: 1, lock: 2, secret: 3, binary: 1, oversized: 1 });
+    const list = await listSearchableFiles(scopeOf(r.root, { maxFileSize: 1024 }), { rgPath: await resolveRgPath(process.env, silentLogger), logger: silentLogger });
+    expect(list.files).toEqual(['dist/bundle.js', 'src/app.ts']);
+    expect(list.avgSize).toBe((3 + 40) / 2);
+    // vendored directories are pruned from the walk and oversized files left out by rg: not counted
+    expect(list.skipped).toEqual({ minified: 1, lock: 2, secret: 3, binary: 1 });
   });
 
   it('walks deep trees', async () => {

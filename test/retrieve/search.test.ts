@@ -71,7 +71,8 @@ describe('search', () => {
     const found = byPath(candidates);
     expect(found['crlf.ts']?.hits).toEqual([{ line: 2, text: 'token here', terms: ['token'] }]);
     expect(found['latin.txt']?.hits[0]?.text).toBe('caf\uFFFD token');
-    expect(stats.skipped).toEqual({ oversized: 1, secret: 2, lock: 1 });
+    // oversized files are left out by rg's --max-filesize, unseen and so uncounted
+    expect(stats.skipped).toEqual({ secret: 2, lock: 1 });
   });
 
   it('counts whole terms only: `cat` not inside `concatenate`, `verify` inside `verifyEmail` and `verify_email`', async () => {
@@ -178,7 +179,7 @@ describe('search', () => {
     expect(found?.termFreq).toEqual({ alpha: 50, beta: 1 });
   });
 
-  it('splits hundreds of patterns into a few rg runs without losing matches', async () => {
+  it('searches hundreds of patterns at once without losing matches', async () => {
     const literals = Array.from({ length: 250 }, (_, i) => `marker-${String(i).padStart(3, '0')}-x`);
     const r = repo({ 'first.txt': `${literals[0]}\n`, 'last.txt': `${literals[249]}\n` });
     const { candidates } = await createSearcher().search(request(r.root, { literals }));

@@ -1,0 +1,78 @@
+/**
+ * The searchable files under a root: what `rg --files` lists with the flags the content search
+ * uses (so .gitignore, nested .gitignore, .git/info/exclude, hidden files, the size limit and
+ * symlinks are read exactly as the search reads them), minus the built-in skips and the user's
+ * include/exclude globs, within the scope. Files are not read. ripgrep walks the tree: the
+ * walk and the ignore rules cost about a second at 100,000 files, where a JavaScript walk
+ * testing every path against every rule of a few hundred nested .gitignore files took minutes.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SearchScope } from '../core/deps.js';
+import { toPosix } from '../core/files.js';
+import type { Logger } from '../core/log.js';
+import { ripgrepPruneGlobs, skipReason } from './filters.js';
+import { createPathMatcher } from './match.js';
+import { commonArgs, runRg } from './rg-process.js';
+import { resolveScopeEntries, type ScopeEntries } from './scope.js';
+
+export interface FileList {
+  /** Root-relative POSIX paths, sorted. */
+  files: string[];
+  /** Mean size in bytes of the listed files: exact up to `SIZE_SAMPLE` files, from an even sample beyond. */
+  avgSize: number;
+  /**
+   * Files passed over, by reason (`excluded` and the built-in skip reasons). What rg leaves out
+   * unseen is not counted: ignored, oversized, and everything under vendored directories.
+   */
+  skipped: Record<string, number>;
+}
+
+export interface ListContext {
+  rgPath: string;
+  logger: Logger;
+  signal?: AbortSignal | undefined;
+}
+
+/** Files whose size is read for `avgSize`: enough for a mean, cheap at any repository size. */
+export const SIZE_SAMPLE = 2000;
+
+export async function listSearchableFiles(scope: SearchScope, context: ListContext): Promise<FileList> {
+  const { root } = scope;
+  const entries = await resolveScopeEntries(root, scope.scope);
+  const inScope = createScopeTest(entries);
+  const excluded = createPathMatcher(scope.exclude, { matchParents: true });
+  const included = scope.include.length > 0 ? createPathMatcher(scope.include) : () => true;
+  const skipped: Record<string, number> = {};
+  const files: string[] = [];
+  const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize }), '--files', '--null'];
+  await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal }, (record) => {
+    if (record === '') return;
+    const path = toPosix(record);
+    if (!inScope(path)) return;
+    // Sizes are not known here: rg's --max-filesize already left oversized files out.
+    const reason = skipReason(path, 0, Number.POSITIVE_INFINITY) ?? (excluded(path) ? 'excluded' : undefined);
+    if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
+    else if (included(path)) files.push(path);
+  });
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { files, avgSize: await sampleMeanSize(root, files), skipped };
+}
+
+function createScopeTest(entries: ScopeEntries): (path: string) => boolean {
+  if (entries.dirs.includes('')) return () => true;
+  const files = new Set(entries.files.map((f) => f.path));
+  const prefixes = entries.dirs.map((d) => `${d}/`);
+  return (path) => files.has(path) || prefixes.some((p) => path.startsWith(p));
+}
+
+/** Mean size of every file, or of `SIZE_SAMPLE` files evenly spread over the sorted list. */
+async function sampleMeanSize(root: string, files: readonly string[]): Promise<number> {
+  if (files.length === 0) return 0;
+  const step = Math.max(1, files.length / SIZE_SAMPLE);
+  const sample: string[] = [];
+  for (let i = 0; i < files.length; i += step) sample.push(files[Math.floor(i)]!);
+  const sizes = await Promise.all(sample.map((path) => stat(join(root, path)).then((s) => s.size, () => undefined)));
+  const known = sizes.filter((s): s is number => s !== undefined);
+  return known.length === 0 ? 0 : known.reduce((sum, s) => sum + s, 0) / known.length;
+}

@@ -1,0 +1,124 @@
+/**
+ * Runs one ripgrep process: an argument array (never a shell string), patterns on stdin when
+ * given, stdout split into lines as it streams, and one reading of the exit status for every
+ * kind of run (listing, identifier scan, JSON lines).
+ */
+import { spawn } from 'node:child_process';
+import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+
+export interface RgProcess {
+  rgPath: string;
+  /** Absolute root: rg runs there, so the paths it prints are root-relative. */
+  root: string;
+  args: readonly string[];
+  /** Written to rg's stdin (patterns for `-f -`); stdin is closed at once otherwise. */
+  stdin?: string;
+  /** What ends a record on stdout: `\n`, or NUL for `--files --null`. @default '\n' */
+  separator?: '\n' | '\0';
+  logger: Logger;
+  signal?: AbortSignal | undefined;
+}
+
+export interface RgExit {
+  /** True when the caller saw rg finish its search (`--json`'s summary); other modes judge by stderr. */
+  finished?: boolean;
+}
+
+
+/**
+ * Spawns rg and calls `onLine` with every stdout line (without its `\n`, decoded as UTF-8 with
+ * invalid bytes replaced). Exit 1 (no match) is an empty result; exit 2 after a completed search
+ * (some files unreadable) keeps the results and warns; any other failure throws `SearchError`.
+ * Aborting kills rg and throws `aborted`; rg never outlives the call.
+ */
+export async function runRg(run: RgProcess, onLine: (line: string) => void, exit: RgExit = {}): Promise<void> {
+  throwIfAborted(run.signal);
+  const child = spawn(run.rgPath, [...run.args], { cwd: run.root, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code));
+  });
+  // observed below; this keeps an early throw from leaving the rejection unhandled
+  exited.catch(() => undefined);
+  // rg may exit before reading all its stdin (a bad flag): that is reported by its exit status
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(run.stdin ?? '');
+  const kill = (): void => void child.kill();
+  run.signal?.addEventListener('abort', kill, { once: true });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    if (stderr.length < 8192) stderr += chunk;
+  });
+  let drained = false;
+  try {
+    await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine);
+    drained = true;
+  } finally {
+    run.signal?.removeEventListener('abort', kill);
+    // stopped early by an exception: rg must not outlive the search
+    if (!drained) kill();
+  }
+  const code = await exited.catch((error: unknown) => {
+    throw new SearchError('rg_not_found', `could not start ripgrep at ${run.rgPath}: ${(error as Error).message} (set CTXLOOP_RG to a working rg)`, { cause: error });
+  });
+  if (run.signal?.aborted) throw abortError();
+  if (code === 0 || code === 1) return;
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const firstLine = lines[0]?.replace(/^rg: /, '') ?? `exit code ${String(code)}`;
+  // rg also exits 2 when it finished but could not read some files: the matches it found stand
+  if (code === 2 && (exit.finished ?? (lines.length > 0 && lines.every(isFileError)))) {
+    run.logger.warn(`ripgrep skipped some files in ${run.root}: ${firstLine}`);
+    return;
+  }
+  throw new SearchError('search_failed', `ripgrep failed in ${run.root}: ${firstLine}`);
+}
+
+/** An error about one file (`path: Permission denied (os error 13)`), after which rg goes on. */
+function isFileError(line: string): boolean {
+  return /\(os error \d+\)$/.test(line);
+}
+
+/** Splits a byte stream into records without decoding across chunk boundaries mid-character. */
+async function readLines(stream: AsyncIterable<Buffer>, separator: number, onLine: (line: string) => void): Promise<void> {
+  let rest: Buffer | undefined;
+  for await (const chunk of stream) {
+    const buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let start = 0;
+    for (let end = buffer.indexOf(separator, start); end !== -1; end = buffer.indexOf(separator, start)) {
+      onLine(buffer.toString('utf8', start, end));
+      start = end + 1;
+    }
+    rest = start < buffer.length ? buffer.subarray(start) : undefined;
+  }
+  if (rest && rest.length > 0) onLine(rest.toString('utf8'));
+}
+
+export interface RgFilter {
+  /** Case-insensitive gitignore-style globs (`!x` excludes). */
+  iglobs: readonly string[];
+  /** Case-sensitive gitignore-style globs. */
+  globs: readonly string[];
+  maxFileSize: number;
+}
+
+/** Flags every run shares: .gitignore honoured outside a git repository too, nothing from above the root or the user's config. */
+export function commonArgs(filter: RgFilter): string[] {
+  return [
+    '--no-config',
+    '--no-require-git',
+    '--no-ignore-parent',
+    '--no-ignore-global',
+    '--no-ignore-dot',
+    '--hidden',
+    '--glob', '!.git',
+    '--max-filesize', String(filter.maxFileSize),
+    ...filter.iglobs.flatMap((g) => ['--iglob', g]),
+    ...filter.globs.flatMap((g) => ['--glob', g]),
+  ];
+}
+
+/** rg's path arguments: '' (the root) becomes '.'; `--` keeps a path from reading as a flag. */
+export function pathArgs(paths: readonly string[]): string[] {
+  return ['--', ...paths.map((p) => (p === '' ? '.' : p))];
+}

@@ -1,0 +1,117 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { silentLogger, type Logger } from '../../src/core/log.js';
+import { resolveRgPath } from '../../src/retrieve/rg-path.js';
+import { scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+
+const repo = useTempRepos();
+
+function terms(partial: Partial<ScanTerms>): ScanTerms {
+  return { keywords: [], literals: [], symbols: [], ...partial };
+}
+
+async function scan(root: string, wanted: Partial<ScanTerms>, extra: Partial<ScanRun> = {}): Promise<Record<string, FileTally>> {
+  const rgPath = await resolveRgPath(process.env, silentLogger);
+  const out: Record<string, FileTally> = {};
+  await scanTerms({ rgPath, root, paths: [''], terms: terms(wanted), iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger, ...extra }, (path, tally) => {
+    out[path] = tally;
+  });
+  return out;
+}
+
+/** A stand-in rg: a real program on disk, spawned for real (never a mocked child_process). */
+function fakeRg(dir: string, script: string): string {
+  const path = join(dir, 'fake-rg.sh');
+  writeFileSync(path, `#!/bin/sh\n${script}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+describe('scanTerms', () => {
+  it('counts whole terms per root-relative file: parts of identifiers, any case, not inside other words', async () => {
+    const r = repo({ 'src/a.ts': 'const parseConfig = PARSE_CONFIG;\nparser.parse(x)\n', 'b.ts': 'sparse\n', 'c.txt': 'caf\xe9 parse\n' });
+    const found = await scan(r.root, { keywords: ['pars', 'config'] });
+    expect(Object.keys(found).sort()).toEqual(['c.txt', 'src/a.ts']);
+    // parseConfig, PARSE_CONFIG, parse (parser stems to `parser`); config twice
+    expect(found['src/a.ts']?.termFreq).toEqual({ pars: 3, config: 2 });
+  });
+
+  it('matches literals verbatim and case-insensitively, and symbols as whole identifiers in their case', async () => {
+    const r = repo({ 'a.ts': 'throw new Error("Foo(bar[ broke");\n', 'c.ts': 'x = A.*B\n', 'd.ts': 'aXXb sendMail()\n', 'e.ts': 'sendMailLater(); SENDMAIL\n' });
+    const found = await scan(r.root, { literals: ['foo(bar[', 'a.*b'], symbols: ['sendMail'] });
+    expect(Object.fromEntries(Object.entries(found).map(([p, t]) => [p, [...t.literals, ...t.symbols]]))).toEqual({ 'a.ts': ['foo(bar['], 'c.ts': ['a.*b'], 'd.ts': ['sendMail'] });
+  });
+
+  it('counts the identifiers inside a literal too, and records the terms of each line when asked', async () => {
+    const r = repo({ 'a.ts': 'log("token expired")\nconst token = 1; expire(token)\n' });
+    const found = await scan(r.root, { keywords: ['token', 'expir'], literals: ['token expired'] }, { lines: true });
+    expect(found['a.ts']?.termFreq).toEqual({ token: 3, expir: 2 });
+    expect(found['a.ts']?.lines).toEqual(new Map([[1, ['token', 'expir', 'token expired']], [2, ['token', 'expir']]]));
+  });
+
+  it('leaves out files with NUL bytes, early or after the first matches', async () => {
+    const late = Buffer.concat([Buffer.from('needle\n'), Buffer.alloc(300_000, 'x'), Buffer.from('\n\0needle\n')]);
+    const r = repo({ 'blob.dat': Buffer.from('needle\0\x01\x02needle\n'), 'late.txt': late, 'ok.txt': 'needle\n' });
+    expect(Object.keys(await scan(r.root, { keywords: ['needl'] }))).toEqual(['ok.txt']);
+  });
+
+  it('reads a long file to its end: a rare term after hundreds of common matches is still counted', async () => {
+    const body = `${'const value = parse(input);\n'.repeat(1500)}export function verifyEmail() {}\n`;
+    const r = repo({ 'src/types.ts': body });
+    const found = await scan(r.root, { keywords: ['pars', 'verifyemail'] }, { lines: true });
+    expect(found['src/types.ts']?.termFreq).toEqual({ pars: 50, verifyemail: 1 });
+    expect(found['src/types.ts']?.lines?.get(1501)).toEqual(['verifyemail']);
+  });
+
+  it('finds nothing without throwing when nothing matches', async () => {
+    const r = repo({ 'a.ts': 'alpha\n' });
+    expect(await scan(r.root, { keywords: ['zeta'] })).toEqual({});
+  });
+
+  it('throws search_failed with rg’s first stderr line when rg cannot run the search', async () => {
+    const r = repo({ 'a.ts': 'alpha\n' });
+    const error = await scan(r.root, { keywords: ['alpha'] }, { globs: ['!{'] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SearchError', code: 'search_failed' });
+    expect((error as Error).message).toMatch(new RegExp(`^ripgrep failed in ${r.root}: error parsing glob '!\\{'`));
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('keeps the counts and warns when rg exits 2 for files it could not read', async () => {
+    const r = repo({});
+    const rgPath = fakeRg(r.root, `printf './a.ts\\0003:alpha\\n'\necho "rg: ./locked.ts: Permission denied (os error 13)" >&2\nexit 2`);
+    const warnings: string[] = [];
+    const logger: Logger = { ...silentLogger, warn: (m) => warnings.push(m) };
+    expect((await scan(r.root, { keywords: ['alpha'] }, { rgPath, logger }))['a.ts']?.termFreq).toEqual({ alpha: 1 });
+    expect(warnings).toEqual([`ripgrep skipped some files in ${r.root}: ./locked.ts: Permission denied (os error 13)`]);
+  });
+
+  it('kills rg when the signal aborts, and throws aborted', async () => {
+    const r = repo({});
+    const pidFile = join(r.root, 'pid');
+    const rgPath = fakeRg(r.root, `echo $$ > '${pidFile}'\nexec sleep 30`);
+    const controller = new AbortController();
+    const running = scan(r.root, { keywords: ['alpha'] }, { rgPath, signal: controller.signal });
+    while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: 'aborted' });
+    expect(() => process.kill(Number(readFileSync(pidFile, 'utf8')), 0)).toThrow();
+  });
+
+  it('throws aborted without starting rg when the signal is already aborted', async () => {
+    const r = repo({ 'a.ts': 'alpha\n' });
+    await expect(scan(r.root, { keywords: ['alpha'] }, { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'aborted' });
+  });
+});
+
+describe('scanPatterns', () => {
+  it('escapes metacharacters, puts spans first, and drops repeats and empties', () => {
+    expect(scanPatterns(terms({ keywords: ['entry', 'entry', ''], literals: ['a.*b'], symbols: ['User.save', 'save$'] }))).toEqual([
+      '[A-Za-z0-9_$]*(?i:a\\.\\*b)[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*User\\.save[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?i:entr)[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*save\\$[A-Za-z0-9_$]*',
+    ]);
+  });
+});
