@@ -1,14 +1,17 @@
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { CACHE_NAME, cacheFileFor } from './paths.js';
-import { cacheFileSchema } from './schema.js';
+import { cacheFileSchema, LAYERS, type Layer } from './schema.js';
 
 export interface CacheStats {
   file: string;
   exists: boolean;
+  /** Bytes on disk: the store and its blobs. */
   bytes: number;
-  facts: number;
-  scores: number;
+  /** Entries per layer. */
+  entries: Record<Layer, number>;
+  /** Blob files next to the store (the search index), by name. */
+  blobs: Record<string, number>;
   /** Oldest and newest entry times (ms since epoch), when there are entries. */
   oldest?: number;
   newest?: number;
@@ -19,18 +22,23 @@ export interface CacheStats {
 /** What the cache holds for a root (for `ctxloop cache stats`). Never throws for a missing or bad file. */
 export async function cacheStats(dir: string, root: string): Promise<CacheStats> {
   const file = await cacheFileFor(dir, root);
-  const stats: CacheStats = { file, exists: false, bytes: 0, facts: 0, scores: 0, corrupt: false };
+  const entries = Object.fromEntries(LAYERS.map((l) => [l, 0])) as Record<Layer, number>;
+  const stats: CacheStats = { file, exists: false, bytes: 0, entries, blobs: await blobSizes(file), corrupt: false };
+  stats.bytes = Object.values(stats.blobs).reduce((sum, b) => sum + b, 0);
   try {
-    stats.bytes = (await stat(file)).size;
+    stats.bytes += (await stat(file)).size;
     stats.exists = true;
     const parsed = cacheFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     if (!parsed.success) return { ...stats, corrupt: true };
-    const times = [...Object.values(parsed.data.facts), ...Object.values(parsed.data.scores)].map((e) => e.t);
-    stats.facts = Object.keys(parsed.data.facts).length;
-    stats.scores = Object.keys(parsed.data.scores).length;
+    const times: number[] = [];
+    for (const layer of LAYERS) {
+      const values = Object.values(parsed.data[layer]);
+      entries[layer] = values.length;
+      for (const entry of values) times.push(entry.t);
+    }
     if (times.length > 0) {
-      stats.oldest = Math.min(...times);
-      stats.newest = Math.max(...times);
+      stats.oldest = times.reduce((a, b) => Math.min(a, b));
+      stats.newest = times.reduce((a, b) => Math.max(a, b));
     }
     return stats;
   } catch (error) {
@@ -38,9 +46,30 @@ export async function cacheStats(dir: string, root: string): Promise<CacheStats>
   }
 }
 
+async function blobSizes(file: string): Promise<Record<string, number>> {
+  const prefix = basename(file).replace(/json$/, '');
+  const out: Record<string, number> = {};
+  let names: string[];
+  try {
+    names = await readdir(dirname(file));
+  } catch {
+    return out; // no cache directory yet: no blobs
+  }
+  for (const name of names) {
+    const blob = name.startsWith(prefix) && /^[0-9a-f]{16}\.([a-z0-9-]+)\.json$/.exec(name);
+    if (!blob) continue;
+    try {
+      out[blob[1]!] = (await stat(join(dirname(file), name))).size;
+    } catch {
+      // removed meanwhile: not there to count
+    }
+  }
+  return out;
+}
+
 /**
- * Removes the cache of one root (its file, moved-aside copies, stray temp files), or of every
- * root when `root` is omitted. Only files named like ours are touched. Returns the paths removed.
+ * Removes the cache of one root (its file, blobs, moved-aside copies, stray temp files), or of
+ * every root when `root` is omitted. Only files named like ours are touched. Returns the paths removed.
  */
 export async function clearCache(dir: string, root?: string): Promise<{ removed: string[] }> {
   let names: string[];
@@ -49,7 +78,8 @@ export async function clearCache(dir: string, root?: string): Promise<{ removed:
   } catch {
     return { removed: [] };
   }
-  const prefix = root === undefined ? undefined : basename(await cacheFileFor(dir, root));
+  // `<hash>.`: the store, its blobs and their temp or moved-aside copies
+  const prefix = root === undefined ? undefined : basename(await cacheFileFor(dir, root)).replace(/json$/, '');
   const removed: string[] = [];
   for (const name of names) {
     if (!CACHE_NAME.test(name) || (prefix !== undefined && !name.startsWith(prefix))) continue;

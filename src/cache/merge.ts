@@ -1,7 +1,5 @@
 import type { Entry } from './schema.js';
 
-export type Layer = 'facts' | 'scores';
-
 /**
  * The layer as it goes back to disk: what is on disk (other runs' entries included) with this
  * run's dirty entries laid over it (the newer stamp wins), then the oldest evicted down to

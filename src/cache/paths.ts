@@ -31,5 +31,5 @@ export async function cacheFileFor(dir: string, root: string): Promise<string> {
   return join(dir, `${createHash('sha1').update(real).digest('hex').slice(0, 16)}.json`);
 }
 
-/** Names this cache writes in its directory: the file, moved-aside copies and temp files. */
-export const CACHE_NAME = /^[0-9a-f]{16}\.json(?:\.corrupt-\d+|\.\d+\.[0-9a-f]+\.tmp)?$/;
+/** Names this cache writes in its directory: the file, its blobs, moved-aside copies and temp files. */
+export const CACHE_NAME = /^[0-9a-f]{16}(?:\.[a-z0-9-]+)?\.json(?:\.corrupt-\d+|\.\d+\.[0-9a-f]+\.tmp)?$/;

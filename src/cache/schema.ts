@@ -1,7 +1,13 @@
 import { z } from 'zod';
+import type { FileStamp } from '../core/deps.js';
 import type { FileFacts, Score } from '../core/types.js';
 
-export const CACHE_FORMAT = 1;
+/** 2: replies and stamps got layers of their own (a version-1 file is moved aside and rebuilt). */
+export const CACHE_FORMAT = 2;
+
+/** The entry layers of the store. */
+export const LAYERS = ['facts', 'scores', 'replies', 'stamps'] as const;
+export type Layer = (typeof LAYERS)[number];
 
 const entrySchema = z.object({ v: z.unknown(), t: z.number() });
 
@@ -15,6 +21,8 @@ export const cacheFileSchema = z.object({
   root: z.string(),
   facts: z.record(z.string(), entrySchema),
   scores: z.record(z.string(), entrySchema),
+  replies: z.record(z.string(), entrySchema),
+  stamps: z.record(z.string(), entrySchema),
 });
 
 export interface Entry<T> {
@@ -22,12 +30,7 @@ export interface Entry<T> {
   t: number;
 }
 
-export interface CacheFile {
-  version: typeof CACHE_FORMAT;
-  root: string;
-  facts: Record<string, Entry<unknown>>;
-  scores: Record<string, Entry<unknown>>;
-}
+export type CacheFile = { version: typeof CACHE_FORMAT; root: string } & Record<Layer, Record<string, Entry<unknown>>>;
 
 const line = z.number().int().min(0);
 
@@ -57,6 +60,11 @@ export const scoreSchema: z.ZodType<Score> = z.object({
   evidence: z.array(line),
 });
 
+export const stampSchema: z.ZodType<FileStamp> = z.object({ mtimeMs: z.number(), size: z.number().int().min(0), hash: z.string() });
+
+/** Replies are any JSON; whoever reads one validates it against its own schema. */
+export const replySchema = z.unknown();
+
 export function emptyCacheFile(root: string): CacheFile {
-  return { version: CACHE_FORMAT, root, facts: {}, scores: {} };
+  return { version: CACHE_FORMAT, root, facts: {}, scores: {}, replies: {}, stamps: {} };
 }

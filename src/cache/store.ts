@@ -1,14 +1,15 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
-import type { Cache } from '../core/deps.js';
+import type { Cache, FileStamp } from '../core/deps.js';
 import { CacheError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts, Score } from '../core/types.js';
 import { createJsonFile } from './atomic-file.js';
-import { mergeLayer, type Layer } from './merge.js';
+import { createBlobs } from './blobs.js';
+import { mergeLayer } from './merge.js';
 import { cacheFileFor } from './paths.js';
-import { cacheFileSchema, emptyCacheFile, factsSchema, scoreSchema, type CacheFile } from './schema.js';
+import { cacheFileSchema, emptyCacheFile, factsSchema, LAYERS, replySchema, scoreSchema, stampSchema, type CacheFile, type Layer } from './schema.js';
 
 export { cacheStats, clearCache, type CacheStats } from './admin.js';
 export { createMemoryCache } from './memory.js';
@@ -21,7 +22,7 @@ export interface CacheOptions {
   root: string;
   logger?: Logger;
   /**
-   * Entries kept per layer (facts, scores); the oldest go first.
+   * Entries kept per layer (facts, scores, replies, stamps); the least recently used go first.
    * @default 50000
    */
   maxEntries?: number;
@@ -34,7 +35,8 @@ const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
  * The lowdb-backed cache of one root. Reads are from memory; `set*` only marks entries dirty;
  * `flush()` re-reads the file, merges this process's entries into it and renames a fresh copy
  * over it, so concurrent runs can lose each other's newest entries but never corrupt the file.
- * A corrupt file is moved aside; an unwritable directory leaves the cache in memory. Never throws.
+ * A corrupt, truncated or older-format file is moved aside; an unwritable directory leaves the
+ * cache in memory. Blobs (`blobs.ts`) sit next to the file. Never throws.
  */
 export async function createCache({ dir, root, logger = silentLogger, maxEntries = 50_000 }: CacheOptions): Promise<Cache> {
   const file = await cacheFileFor(dir, root);
@@ -52,8 +54,9 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
     },
     emptyCacheFile(root),
   );
-  const dirty = { facts: new Set<string>(), scores: new Set<string>() };
-  const valid = { facts: new Set<string>(), scores: new Set<string>() };
+  const blobs = createBlobs(file);
+  const dirty = Object.fromEntries(LAYERS.map((l) => [l, new Set<string>()])) as Record<Layer, Set<string>>;
+  const valid = Object.fromEntries(LAYERS.map((l) => [l, new Set<string>()])) as Record<Layer, Set<string>>;
   let readOnly = false;
   let pending: Promise<void> = Promise.resolve();
 
@@ -97,9 +100,11 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
   };
 
   const write = async (): Promise<void> => {
-    if (readOnly || (dirty.facts.size === 0 && dirty.scores.size === 0)) return;
+    if (readOnly || (LAYERS.every((l) => dirty[l].size === 0) && !blobs.dirty)) return;
     try {
       await mkdir(dirname(file), { recursive: true });
+      await blobs.write();
+      if (LAYERS.every((l) => dirty[l].size === 0)) return;
       let disk: CacheFile | null = null;
       try {
         disk = (await db.adapter.read()) ?? null;
@@ -107,15 +112,11 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
         disk = null; // Broken on disk since we loaded it: ours replaces it.
       }
       const base = disk ?? emptyCacheFile(root);
-      db.data = {
-        version: base.version,
-        root,
-        facts: mergeLayer(base.facts, db.data.facts, dirty.facts, maxEntries),
-        scores: mergeLayer(base.scores, db.data.scores, dirty.scores, maxEntries),
-      };
+      const merged = emptyCacheFile(root);
+      for (const layer of LAYERS) merged[layer] = mergeLayer(base[layer], db.data[layer], dirty[layer], maxEntries);
+      db.data = merged;
       await db.write();
-      dirty.facts.clear();
-      dirty.scores.clear();
+      for (const layer of LAYERS) dirty[layer].clear();
     } catch (error) {
       stopWriting('write', error);
     }
@@ -126,6 +127,20 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
     setFacts: (key, facts) => set('facts', key, facts),
     getScore: (key) => get<Score>('scores', key, scoreSchema),
     setScore: (key, score) => set('scores', key, score),
+    getReply: (key) => get<unknown>('replies', key, replySchema),
+    setReply: (key, value) => set('replies', key, value),
+    getStamp: (path) => get<FileStamp>('stamps', path, stampSchema),
+    setStamp: (path, stamp) => set('stamps', path, stamp),
+    async readBlob(name) {
+      try {
+        return await blobs.read(name);
+      } catch (error) {
+        // a broken blob is a miss: it is rebuilt and rewritten by whoever asked for it
+        logger.warn(`cache: ignoring unreadable ${name} cache next to ${file}: ${describe(error)}`);
+        return undefined;
+      }
+    },
+    writeBlob: (name, value) => blobs.set(name, value),
     flush() {
       // Flushes run one after another: two in flight would merge from the same stale read.
       pending = pending.then(write);

@@ -135,12 +135,33 @@ export interface ChatModel {
   complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply>;
 }
 
-/** The two cache layers. Reads are synchronous (the store is loaded once); writes are batched. */
+/** What `stat` said of a file when its content hash was taken: the freshness check before hashing. */
+export interface FileStamp {
+  mtimeMs: number;
+  size: number;
+  /** sha1 of the content, hex. */
+  hash: string;
+}
+
+/**
+ * The cache layers. Reads are synchronous (the store is loaded once); writes are batched and
+ * happen on `flush`. Blobs (the search index) live in files of their own, read on first ask.
+ */
 export interface Cache {
   getFacts(key: string): FileFacts | undefined;
   setFacts(key: string, facts: FileFacts): void;
   getScore(key: string): Score | undefined;
   setScore(key: string, score: Score): void;
+  /** A validated model reply other than a score (planner, refiner, subagent), by `replyKey`; the caller validates it again. */
+  getReply(key: string): unknown;
+  setReply(key: string, value: unknown): void;
+  /** By root-relative path. */
+  getStamp(path: string): FileStamp | undefined;
+  setStamp(path: string, stamp: FileStamp): void;
+  /** A large value kept apart (one file per name), or undefined when absent or unusable. Never throws. */
+  readBlob(name: string): Promise<unknown>;
+  /** Replaces a blob; written on the next `flush`. */
+  writeBlob(name: string, value: unknown): void;
   /** Writes pending entries; never throws (a failed write loses cache entries, never results). */
   flush(): Promise<void>;
 }

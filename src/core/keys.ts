@@ -42,6 +42,23 @@ export function scoreKey(input: ScoreKeyInput): string {
   return cacheKey('score', { ...input });
 }
 
+export interface ReplyKeyInput {
+  /** `anthropic` or `openai`. */
+  provider: string;
+  model: string;
+  /** The calling role (`plan`, `refine`, `scout`). */
+  role: string;
+  /** Name of the reply's schema. */
+  schema: string;
+  /** The rendered prompt: it holds the template (so its version), the task and all the model was shown. */
+  prompt: string;
+}
+
+/** A model reply other than a score: same model, role and prompt, same reply. */
+export function replyKey(input: ReplyKeyInput): string {
+  return cacheKey('reply', { ...input });
+}
+
 /** Facts depend on the bytes and on the extractor that read them. */
 export function factsKey(contentHash: string, extractorVersion: string | number = FACTS_VERSION): string {
   return cacheKey('facts', { contentHash, extractorVersion });

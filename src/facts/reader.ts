@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts } from '../core/types.js';
 import { extractFacts, normalizeNewlines } from './extract.js';
 import { readInsideRoot } from './read-file.js';
+import { isSettled, statInsideRoot } from './stamp.js';
 
 export interface FactsReaderOptions {
   cache: Cache;
@@ -34,7 +35,9 @@ function decode(bytes: Buffer): string {
 
 /**
  * Reads files under a root and extracts their facts, cached by content hash (sha1 of the raw
- * bytes), so an edited file invalidates itself and an unchanged one is never parsed twice.
+ * bytes), so an edited file invalidates itself and an unchanged one is never parsed twice. A file
+ * whose modification time and size match the stamp taken when it was last hashed is not even
+ * read: its facts come from the cache under the hash the stamp names.
  */
 export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4 }: FactsReaderOptions): FactsReader {
   const limit = pLimit(concurrency);
@@ -55,14 +58,31 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
     return undefined;
   };
 
+  const cachedFacts = (path: string, hash: string): FileFacts | undefined => {
+    const cached = cache.getFacts(factsKey(hash));
+    // Same bytes under another extension (empty files, mostly) read as another language: a miss.
+    if (!cached || cached.language !== languageOf(path)) return undefined;
+    return cached.path === path ? cached : { ...cached, path };
+  };
+
   const factsOf = (path: string, bytes: Buffer): FileFacts => {
     const hash = createHash('sha1').update(bytes).digest('hex');
-    const key = factsKey(hash);
-    const cached = cache.getFacts(key);
-    // Same bytes under another extension (empty files, mostly) read as another language: a miss.
-    if (cached && cached.language === languageOf(path)) return cached.path === path ? cached : { ...cached, path };
+    const cached = cachedFacts(path, hash);
+    if (cached) return cached;
     const facts: FileFacts = { path, hash, ...extractFacts(path, decode(bytes)) };
-    cache.setFacts(key, facts);
+    cache.setFacts(factsKey(hash), facts);
+    return facts;
+  };
+
+  /** The freshness check: stat, then facts by the hash a matching stamp names, or read and hash and stamp. */
+  const readFacts = async (realRoot: string, path: string): Promise<FileFacts | undefined> => {
+    const now = await statInsideRoot(realRoot, path, maxFileSize);
+    const stamp = now && cache.getStamp(path);
+    const known = stamp && stamp.mtimeMs === now.mtimeMs && stamp.size === now.size ? cachedFacts(path, stamp.hash) : undefined;
+    if (known) return known;
+    const bytes = await readBytes(realRoot, path);
+    const facts = bytes && factsOf(path, bytes);
+    if (facts && now && isSettled(now)) cache.setStamp(path, { ...now, hash: facts.hash });
     return facts;
   };
 
@@ -75,8 +95,7 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
         paths.map((path) =>
           limit(async () => {
             if (signal?.aborted) return undefined;
-            const bytes = await readBytes(realRoot, path);
-            return bytes && factsOf(path, bytes);
+            return readFacts(realRoot, path);
           }),
         ),
       );

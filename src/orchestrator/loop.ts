@@ -2,7 +2,7 @@ import type { Deps, EvalInput, EvalOutput } from '../core/deps.js';
 import { isProviderError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
 import { DEFAULTS, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
-import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
+import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, Usage } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
 import { planQuery } from '../refine/plan.js';
 import { refineQuery } from '../refine/refine.js';
@@ -64,7 +64,9 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
   const plan = planQuery(task);
   emit({ type: 'plan', query: plan });
   const scope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };
-  const files = await deps.searcher.listFiles(scope, signal);
+  // Not awaited yet: the listing runs alongside the planner and the first dispatch, which shares it.
+  const listing = deps.searcher.listFiles(scope, signal);
+  listing.catch(() => undefined); // awaited (and its failure reported) after the first dispatch
 
   // `query` is what the evaluator scores against and refine builds on; `search` is what the next
   // dispatch runs: the same, widened by the LLM refiner's suggestions when there are any.
@@ -86,7 +88,7 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
   const cycles: CycleTrace[] = [];
   let scores: Score[] = [];
   let gaps: Gap[] = [];
-  let stats: SearchStats = { totalFiles: files.length, avgSize: 1, docFreq: {}, skipped: {} };
+  let files: string[] = [];
 
   for (let cycle = 1; cycle <= options.maxCycles; cycle++) {
     throwIfAborted(signal);
@@ -94,7 +96,8 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
     const excluded = new Set(search.excludes);
     const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
-    stats = dispatched.stats;
+    if (cycle === 1) files = await listing;
+    const { stats } = dispatched;
     const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
 

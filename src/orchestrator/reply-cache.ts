@@ -1,29 +1,19 @@
 import type { Cache, ChatModel, ModelRequest } from '../core/deps.js';
-import { cacheKey } from '../core/keys.js';
+import { replyKey } from '../core/keys.js';
 import type { ReplyMemo } from '../llm/structured.js';
 
 /**
- * Validated model replies other than per-file scores (the planner's query, a subagent's next
- * step), kept by (provider, model, role, schema, prompt) so a warm repeat of a task on unchanged
- * code makes no call: the prompt holds the task and everything the tools showed. They ride in
- * the score layer, wrapped as a score whose `reason` holds the JSON: same eviction and atomic
- * writes, no cache-format change; the key's layer keeps them apart from real scores.
+ * Validated model replies other than per-file scores (the planner's query, the refiner's, a
+ * subagent's next step) in the cache's reply layer, so a warm repeat of a task on unchanged code
+ * makes no call: the key holds the provider, model, role, reply schema and the rendered prompt,
+ * which holds the template, the task and everything the tools showed. Whoever reads a reply
+ * validates it against its schema again, so a damaged entry is a miss.
  */
 export function createReplyMemo(cache: Cache): ReplyMemo {
   const keyOf = (model: ChatModel, request: ModelRequest): string =>
-    cacheKey('reply', { provider: model.provider, model: model.model, role: request.role, schema: request.schema.name, prompt: request.prompt });
+    replyKey({ provider: model.provider, model: model.model, role: request.role, schema: request.schema.name, prompt: request.prompt });
   return {
-    get(model, request) {
-      const hit = cache.getScore(keyOf(model, request));
-      if (!hit || hit.path !== `@${request.role}`) return undefined;
-      try {
-        return JSON.parse(hit.reason) as unknown;
-      } catch {
-        return undefined; // a damaged entry is a miss: the model is asked again
-      }
-    },
-    set(model, request, value) {
-      cache.setScore(keyOf(model, request), { path: `@${request.role}`, relevance: 0, reason: JSON.stringify(value), missing: [], evidence: [] });
-    },
+    get: (model, request) => cache.getReply(keyOf(model, request)),
+    set: (model, request, value) => cache.setReply(keyOf(model, request), value),
   };
 }

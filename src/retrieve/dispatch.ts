@@ -103,7 +103,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     };
     // not raced against the signal: a listing this call started is killed by it, and waited for
     const listing = context.listOf(request, stop.signal);
-    const scanning = context.index.ensure(terms, (fresh, record) => scanTerms({ ...run, terms: fresh }, record));
+    const t0 = performance.now(); const scanning = context.index.ensure(terms, (fresh, record) => scanTerms({ ...run, terms: fresh }, record).then(() => void process.stderr.write(`passA ${fresh.keywords.length} ${Math.round(performance.now() - t0)}ms\n`))); void listing.then(() => process.stderr.write(`list ${Math.round(performance.now() - t0)}ms\n`));
     const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
     // Wait for every run to end (a killed rg included) before reporting, so no process outlives the call.
     const settled = await Promise.allSettled([stopOnFailure(listing), stopOnFailure(scanning)]);
@@ -125,7 +125,7 @@ async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run:
   const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
   if (byPath.size === 0) return;
   const found: Array<[string, FileTally]> = [];
-  await scanTerms({ ...run, paths: [...byPath.keys()], terms, lines: true }, (path, tally) => found.push([path, tally]));
+  const t0 = performance.now(); await scanTerms({ ...run, paths: [...byPath.keys()], terms, lines: true }, (path, tally) => found.push([path, tally])); process.stderr.write(`passB ${byPath.size} ${Math.round(performance.now() - t0)}ms ${[...found].reduce((n, [, t]) => n + (t.lines?.size ?? 0), 0)} lines\n`);
   // a few files at a time: each is read whole, and a candidate can be a megabyte
   const limit = pLimit(8);
   await Promise.all(

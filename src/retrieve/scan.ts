@@ -9,9 +9,8 @@ import { searchPrefix } from '../core/text.js';
 import { toPosix } from '../core/files.js';
 import type { Logger } from '../core/log.js';
 import type { Query } from '../core/types.js';
-import { createLineMatcher, MAX_TERM_FREQ, type LineTerms } from './collect.js';
+import { createLineMatcher, MAX_TERM_FREQ } from './collect.js';
 import { commonArgs, pathArgs, runRg, type RgFilter } from './rg-process.js';
-import { own } from '../core/records.js';
 
 export type ScanTerms = Pick<Query, 'keywords' | 'literals' | 'symbols'>;
 
@@ -90,20 +89,41 @@ export async function scanTerms(run: ScanRun, onFile: (path: string, tally: File
   reader.end();
 }
 
+/** The terms of one identifier (or literal span): keywords with their counts, literals, symbols. */
+interface FragmentTerms {
+  keywords: Array<[string, number]>;
+  literals: string[];
+  symbols: string[];
+}
+
 /** `createLineMatcher` over one identifier (or literal span) at a time, remembered: identifiers repeat. */
-function createFragmentMatcher(terms: ScanTerms): (fragment: string) => LineTerms | undefined {
+function createFragmentMatcher(terms: ScanTerms): (fragment: string) => FragmentTerms | undefined {
   const match = createLineMatcher(terms);
-  const memo = new Map<string, LineTerms | null>();
+  const memo = new Map<string, FragmentTerms | null>();
   return (fragment) => {
     let found = memo.get(fragment);
     if (found === undefined) {
       // bounded: a repository of generated names would otherwise grow it without end
       if (memo.size >= 200_000) memo.clear();
-      found = match(fragment) ?? null;
+      const line = match(fragment);
+      found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols } : null;
       memo.set(fragment, found);
     }
     return found ?? undefined;
   };
+}
+
+/** The line number of an `N:text` record and where its text starts, or undefined for another line. */
+function parseRecord(record: string, from: number): { line: number; text: number } | undefined {
+  let line = 0;
+  let i = from;
+  for (; i < record.length; i++) {
+    const c = record.charCodeAt(i);
+    if (c === 58 /* : */) break;
+    if (c < 48 || c > 57) return undefined;
+    line = line * 10 + (c - 48);
+  }
+  return i === from || i === record.length ? undefined : { line, text: i + 1 };
 }
 
 /**
@@ -113,66 +133,75 @@ function createFragmentMatcher(terms: ScanTerms): (fragment: string) => LineTerm
  */
 class ScanReader {
   private path: string | undefined;
-  private tally: FileTally | undefined;
+  private termFreq = new Map<string, number>();
+  private literals = new Set<string>();
+  private symbols = new Set<string>();
+  private lineTerms: Map<number, string[]> | undefined;
   private binary = false;
-  /** With `lines`: the line being read, and its terms so far. */
+  /** With `lines`: the line being read, and its terms so far (keywords in order, then literals and symbols). */
   private line = 0;
-  private found: { keywords: Set<string>; literals: Set<string>; symbols: Set<string> } | undefined;
+  private keywordsOfLine: string[] = [];
+  private spansOfLine: string[] = [];
 
   constructor(
-    private readonly match: (fragment: string) => LineTerms | undefined,
+    private readonly match: (fragment: string) => FragmentTerms | undefined,
     private readonly terms: ScanTerms,
     private readonly lines: boolean,
     private readonly onFile: (path: string, tally: FileTally) => void,
   ) {}
 
-  read(line: string): void {
-    const nul = line.indexOf('\0');
+  read(record: string): void {
+    const nul = record.indexOf('\0');
     if (nul >= 0) {
       this.end();
-      this.path = toPosix(line.slice(0, nul));
-      this.readMatch(line.slice(nul + 1));
-    } else if (line === '') this.end();
-    else if (!this.readMatch(line) && this.path !== undefined && line.includes('binary file')) this.binary = true;
+      this.path = toPosix(record.slice(0, nul));
+      this.readMatch(record, nul + 1);
+    } else if (record === '') this.end();
+    else if (!this.readMatch(record, 0) && this.path !== undefined && record.includes('binary file')) this.binary = true;
   }
 
   end(): void {
     this.endLine();
-    if (this.path !== undefined && this.tally && !this.binary) this.onFile(this.path, this.tally);
+    if (this.path !== undefined && !this.binary && (this.termFreq.size > 0 || this.literals.size > 0 || this.symbols.size > 0)) {
+      const tally: FileTally = { termFreq: Object.fromEntries(this.termFreq), literals: this.literals, symbols: this.symbols };
+      if (this.lineTerms) tally.lines = this.lineTerms;
+      this.onFile(this.path, tally);
+    }
     this.path = undefined;
-    this.tally = undefined;
+    this.termFreq = new Map();
+    this.literals = new Set();
+    this.symbols = new Set();
+    this.lineTerms = undefined;
     this.binary = false;
   }
 
-  /** False when the line is not `N:text`. */
-  private readMatch(text: string): boolean {
-    const colon = text.indexOf(':');
-    if (colon <= 0 || !/^\d+$/.test(text.slice(0, colon))) return false;
-    const terms = this.match(text.slice(colon + 1));
+  /** False when the record is not `N:text`. */
+  private readMatch(record: string, from: number): boolean {
+    const parsed = parseRecord(record, from);
+    if (!parsed) return false;
+    const terms = this.match(record.slice(parsed.text));
     if (!terms || this.path === undefined) return true;
-    const tally = (this.tally ??= { termFreq: {}, literals: new Set(), symbols: new Set() });
-    for (const [keyword, count] of terms.keywords) tally.termFreq[keyword] = Math.min(MAX_TERM_FREQ, (own(tally.termFreq, keyword) ?? 0) + count);
-    for (const literal of terms.literals) tally.literals.add(literal);
-    for (const symbol of terms.symbols) tally.symbols.add(symbol);
+    for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
+    for (const literal of terms.literals) this.literals.add(literal);
+    for (const symbol of terms.symbols) this.symbols.add(symbol);
     if (this.lines) {
-      const line = Number(text.slice(0, colon));
-      if (line !== this.line) this.endLine();
-      this.line = line;
-      const found = (this.found ??= { keywords: new Set(), literals: new Set(), symbols: new Set() });
-      for (const keyword of terms.keywords.keys()) found.keywords.add(keyword);
-      for (const literal of terms.literals) found.literals.add(literal);
-      for (const symbol of terms.symbols) found.symbols.add(symbol);
+      if (parsed.line !== this.line) this.endLine();
+      this.line = parsed.line;
+      for (const [keyword] of terms.keywords) if (!this.keywordsOfLine.includes(keyword)) this.keywordsOfLine.push(keyword);
+      for (const span of [...terms.literals, ...terms.symbols]) if (!this.spansOfLine.includes(span)) this.spansOfLine.push(span);
     }
     return true;
   }
 
   private endLine(): void {
-    if (this.found && this.tally) {
-      const { keywords, literals, symbols } = this.found;
-      const terms = [...keywords, ...this.terms.literals.filter((l) => literals.has(l)), ...this.terms.symbols.filter((s) => symbols.has(s))];
-      (this.tally.lines ??= new Map()).set(this.line, [...new Set(terms)]);
+    if (this.keywordsOfLine.length > 0 || this.spansOfLine.length > 0) {
+      const spans = this.spansOfLine;
+      const ordered = spans.length === 0 ? [] : [...this.terms.literals, ...this.terms.symbols].filter((t) => spans.includes(t));
+      const terms = ordered.length === 0 ? this.keywordsOfLine : [...new Set([...this.keywordsOfLine, ...ordered])];
+      (this.lineTerms ??= new Map()).set(this.line, terms);
+      this.keywordsOfLine = [];
+      this.spansOfLine = [];
     }
-    this.found = undefined;
     this.line = 0;
   }
 }

@@ -11,11 +11,13 @@ describe('cacheStats and clearCache', () => {
   it('report what a root holds and remove it, leaving other roots and foreign files', async () => {
     const dir = tempDir();
     const [rootA, rootB] = [tempDir(), tempDir()];
-    expect(await cacheStats(dir, rootA)).toMatchObject({ exists: false, facts: 0, scores: 0, corrupt: false });
+    expect(await cacheStats(dir, rootA)).toMatchObject({ exists: false, entries: { facts: 0, scores: 0 }, blobs: {}, corrupt: false });
     const a = await createCache({ dir, root: rootA });
     a.setFacts('k1', facts(1));
     a.setFacts('k2', facts(2));
     a.setScore('s', score);
+    a.setReply('r', { a: 1 });
+    a.writeBlob('search', { files: [] });
     await a.flush();
     const b = await createCache({ dir, root: rootB });
     b.setFacts('k', facts(3));
@@ -23,12 +25,13 @@ describe('cacheStats and clearCache', () => {
     writeFileSync(join(dir, 'notes.json'), '{}');
 
     const stats = await cacheStats(dir, rootA);
-    expect(stats).toMatchObject({ file: await cacheFileFor(dir, rootA), exists: true, facts: 2, scores: 1, corrupt: false });
-    expect(stats.bytes).toBeGreaterThan(0);
+    const fileA = await cacheFileFor(dir, rootA);
+    expect(stats).toMatchObject({ file: fileA, exists: true, entries: { facts: 2, scores: 1, replies: 1, stamps: 0 }, blobs: { search: `{"files":[]}`.length }, corrupt: false });
+    expect(stats.bytes).toBeGreaterThan(12);
     expect(stats.newest! >= stats.oldest!).toBe(true);
 
-    expect(await clearCache(dir, rootA)).toEqual({ removed: [await cacheFileFor(dir, rootA)] });
-    expect((await cacheStats(dir, rootB)).facts).toBe(1);
+    expect(await clearCache(dir, rootA)).toEqual({ removed: [fileA.replace(/\.json$/, '.search.json'), fileA].sort() });
+    expect((await cacheStats(dir, rootB)).entries.facts).toBe(1);
     await clearCache(dir);
     expect(readdirSync(dir)).toEqual(['notes.json']);
     expect(await clearCache(join(dir, 'missing'))).toEqual({ removed: [] });

@@ -33,14 +33,18 @@ describe('createCache', () => {
     const first = await createCache({ dir, root });
     first.setFacts('k1', facts(1));
     first.setScore('s1', score);
+    first.setReply('r1', { keywords: ['a'] });
+    first.setStamp('src/a.ts', { mtimeMs: 1, size: 2, hash: 'h' });
     const file = await cacheFileFor(dir, root);
     expect(existsSync(file)).toBe(false);
     await first.flush();
     expect(existsSync(file)).toBe(true);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1, root, facts: { k1: { v: facts(1) } }, scores: { s1: { v: score } } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2, root, facts: { k1: { v: facts(1) } }, scores: { s1: { v: score } }, replies: { r1: { v: { keywords: ['a'] } } } });
     const second = await createCache({ dir, root });
     expect(second.getFacts('k1')).toEqual(facts(1));
     expect(second.getScore('s1')).toEqual(score);
+    expect(second.getReply('r1')).toEqual({ keywords: ['a'] });
+    expect(second.getStamp('src/a.ts')).toEqual({ mtimeMs: 1, size: 2, hash: 'h' });
     expect(second.getFacts('missing')).toBeUndefined();
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
@@ -76,10 +80,35 @@ describe('createCache', () => {
     const logger = recordingLogger();
     await createCache({ dir, root, logger });
     expect(logger.warnings[0]).toMatch(/unexpected shape/);
-    writeFileSync(file, JSON.stringify({ version: 1, root, facts: { good: { v: facts(1), t: Date.now() }, bad: { v: { path: 3 }, t: Date.now() } }, scores: {} }));
+    // the format before replies and stamps had layers of their own: rebuilt too
+    writeFileSync(file, JSON.stringify({ version: 1, root, facts: {}, scores: {} }));
+    await createCache({ dir, root, logger });
+    expect(logger.warnings[1]).toMatch(/unexpected shape/);
+    const now = Date.now();
+    writeFileSync(file, JSON.stringify({ version: 2, root, facts: { good: { v: facts(1), t: now }, bad: { v: { path: 3 }, t: now } }, scores: {}, replies: {}, stamps: { 'a.ts': { v: { mtimeMs: 'x' }, t: now } } }));
     const cache = await createCache({ dir, root });
     expect(cache.getFacts('good')).toEqual(facts(1));
     expect(cache.getFacts('bad')).toBeUndefined();
+    expect(cache.getStamp('a.ts')).toBeUndefined();
+  });
+
+  it('keeps blobs in files of their own, written on flush, and treats a broken one as absent with a warning', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const logger = recordingLogger();
+    const cache = await createCache({ dir, root, logger });
+    expect(await cache.readBlob('search')).toBeUndefined();
+    cache.writeBlob('search', { files: ['a.ts'] });
+    expect(await cache.readBlob('search')).toEqual({ files: ['a.ts'] });
+    const blob = (await cacheFileFor(dir, root)).replace(/\.json$/, '.search.json');
+    expect(existsSync(blob)).toBe(false);
+    await cache.flush();
+    expect(JSON.parse(readFileSync(blob, 'utf8'))).toEqual({ files: ['a.ts'] });
+    expect(await (await createCache({ dir, root })).readBlob('search')).toEqual({ files: ['a.ts'] });
+    writeFileSync(blob, '{"files": [');
+    expect(await (await createCache({ dir, root, logger })).readBlob('search')).toBeUndefined();
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toMatch(/ignoring unreadable search cache/);
   });
 
   it('keeps working in memory when the directory cannot be written, warning once and never throwing', async () => {
@@ -127,8 +156,12 @@ describe('createMemoryCache', () => {
     const cache = createMemoryCache();
     cache.setFacts('k', facts(1));
     cache.setScore('s', score);
+    cache.setReply('r', [1]);
+    cache.writeBlob('search', { x: 1 });
     await cache.flush();
     expect(cache.getFacts('k')).toEqual(facts(1));
     expect(cache.getScore('s')).toEqual(score);
+    expect(cache.getReply('r')).toEqual([1]);
+    expect(await cache.readBlob('search')).toEqual({ x: 1 });
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 function countingCache(): Cache & { hits: number; misses: number; sets: number } {
   const inner = createMemoryCache();
   const counted = {
+    ...inner,
     hits: 0,
     misses: 0,
     sets: 0,
@@ -26,9 +27,6 @@ function countingCache(): Cache & { hits: number; misses: number; sets: number }
       counted.sets++;
       inner.setFacts(key, value);
     },
-    getScore: inner.getScore,
-    setScore: inner.setScore,
-    flush: inner.flush,
   };
   return counted;
 }
@@ -106,5 +104,31 @@ describe('createFactsReader', () => {
     controller.abort();
     const reader = createFactsReader({ cache: createMemoryCache() });
     await expect(reader.read(r.root, ['a.ts'], controller.signal)).rejects.toMatchObject({ code: 'aborted' });
+  });
+
+  it('trusts a settled stamp (same modification time and size) without reading the file, and re-reads when either changes', async () => {
+    const r = repo({ 'a.ts': 'function a() {}\n' });
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(join(r.root, 'a.ts'), past, past);
+    const cache = createMemoryCache();
+    const reader = createFactsReader({ cache });
+    expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('a');
+    expect(cache.getStamp('a.ts')).toMatchObject({ size: 16 });
+    expect(Math.round(cache.getStamp('a.ts')!.mtimeMs)).toBe(past.getTime());
+    // Same size, same time: the stamp is believed, so the old facts come back unread.
+    r.write('a.ts', 'function b() {}\n');
+    utimesSync(join(r.root, 'a.ts'), past, past);
+    expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('a');
+    // Another time (an edit, a checkout): read and hashed again.
+    const later = new Date(past.getTime() + 1000);
+    utimesSync(join(r.root, 'a.ts'), later, later);
+    expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('b');
+  });
+
+  it('does not stamp a file modified in the last seconds: a second write in the same tick would go unseen', async () => {
+    const r = repo({ 'a.ts': 'function a() {}\n' });
+    const cache = createMemoryCache();
+    await createFactsReader({ cache }).read(r.root, ['a.ts']);
+    expect(cache.getStamp('a.ts')).toBeUndefined();
   });
 });

@@ -1,0 +1,34 @@
+import { realpath, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { isInside } from './read-file.js';
+
+export interface StatStamp {
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * A file's modification time and size, read before its content, when it is a regular file
+ * inside the root within the size limit. Taken first, so a file changed while being read keeps
+ * a stamp older than its content and is hashed again next time, never trusted wrongly.
+ */
+export async function statInsideRoot(realRoot: string, relative: string, maxFileSize: number): Promise<StatStamp | undefined> {
+  try {
+    const real = await realpath(resolve(realRoot, relative));
+    if (!isInside(realRoot, real)) return undefined;
+    const info = await stat(real);
+    return info.isFile() && info.size <= maxFileSize ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
+  } catch {
+    return undefined; // missing or unreadable: the read that follows says why
+  }
+}
+
+/**
+ * A stamp younger than this may hide a second write within the same clock tick (git's "racy"
+ * files): such a file is hashed again next time rather than trusted.
+ */
+const SETTLE_MS = 2000;
+
+export function isSettled(stamp: StatStamp, now = Date.now()): boolean {
+  return now - stamp.mtimeMs > SETTLE_MS;
+}
