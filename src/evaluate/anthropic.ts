@@ -4,8 +4,9 @@ import { abortError, ProviderError } from '../core/errors.js';
 import { repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 
-/** Small and fast: judging signatures needs no large model. */
-export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5';
+import { ANTHROPIC_DEFAULT_MODEL } from './defaults.js';
+
+export { ANTHROPIC_DEFAULT_MODEL };
 
 export interface AnthropicModelOptions {
   apiKey: string;

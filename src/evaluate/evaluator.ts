@@ -1,8 +1,7 @@
 import type { ChatModel } from '../core/deps.js';
 import { readEnv, type ProviderName } from '../core/options.js';
 import type { FallbackReason } from '../core/types.js';
-import { createAnthropicModel } from './anthropic.js';
-import { createOpenAIModel } from './openai.js';
+import { ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL } from './defaults.js';
 
 export interface ProviderChoice {
   /** The provider named in the result: `offline`, `anthropic` or `openai`. */
@@ -35,8 +34,12 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
   const anthropicKey = readEnv(env, 'ANTHROPIC_API_KEY');
   const openaiKey = readEnv(env, 'OPENAI_API_KEY');
   const openaiBase = readEnv(env, 'OPENAI_BASE_URL');
-  const anthropic = (): ChatModel => createAnthropicModel({ apiKey: anthropicKey!, baseURL: readEnv(env, 'ANTHROPIC_BASE_URL'), model, timeout, maxRetries });
-  const openai = (): ChatModel => createOpenAIModel({ apiKey: openaiKey ?? PLACEHOLDER_KEY, baseURL: openaiBase, model, timeout, maxRetries });
+  const anthropic = (): ChatModel =>
+    loadOnFirstCall('anthropic', model ?? ANTHROPIC_DEFAULT_MODEL, async () =>
+      (await import('./anthropic.js')).createAnthropicModel({ apiKey: anthropicKey!, baseURL: readEnv(env, 'ANTHROPIC_BASE_URL'), model, timeout, maxRetries }),
+    );
+  const openai = (): ChatModel =>
+    loadOnFirstCall('openai', model ?? OPENAI_DEFAULT_MODEL, async () => (await import('./openai.js')).createOpenAIModel({ apiKey: openaiKey ?? PLACEHOLDER_KEY, baseURL: openaiBase, model, timeout, maxRetries }));
   const described = (chat: ChatModel, why: string): ProviderChoice => ({ provider: chat.provider, model: chat, note: `provider: ${chat.provider} (${chat.model}${why})` });
 
   switch (provider) {
@@ -53,6 +56,20 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
       if (openaiKey || openaiBase) return described(openai(), openaiBase ? `, at ${openaiBase}` : '');
       return noKey('openai', 'OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)');
   }
+}
+
+/** The provider's SDK is imported on the first call (a few hundred milliseconds an offline run never pays). */
+function loadOnFirstCall(provider: string, model: string, create: () => Promise<ChatModel>): ChatModel {
+  let chat: Promise<ChatModel> | undefined;
+  return {
+    provider,
+    model,
+    async complete(request, signal) {
+      chat ??= create();
+      chat.catch(() => (chat = undefined)); // an import that failed is tried again next call
+      return (await chat).complete(request, signal);
+    },
+  };
 }
 
 function noKey(provider: string, variable: string): ProviderChoice {

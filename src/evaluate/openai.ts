@@ -5,7 +5,9 @@ import { repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 
 /** Small and fast: judging signatures needs no large model. */
-export const OPENAI_DEFAULT_MODEL = 'gpt-4.1-mini';
+import { OPENAI_DEFAULT_MODEL } from './defaults.js';
+
+export { OPENAI_DEFAULT_MODEL };
 
 export interface OpenAIModelOptions {
   /** A local server (Ollama, llama.cpp) takes any key; a placeholder is sent then. */

@@ -9,7 +9,8 @@
 import { stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { join } from 'node:path';
-import type { SearchRequest, SearchScope, Searcher } from '../core/deps.js';
+import { createHash } from 'node:crypto';
+import type { Cache, SearchRequest, SearchScope, Searcher } from '../core/deps.js';
 import { isAbortError, throwIfAborted } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
@@ -19,15 +20,19 @@ import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
 import { readHits } from './hits.js';
-import { scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
+import { LineIndex } from './line-index.js';
+import { scanTerms, type ScanRun, type ScanTerms } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
-import { TermIndex } from './term-index.js';
+import { createSearchStore, type SearchStore } from './search-store.js';
+import { TermIndex, type TermKey } from './term-index.js';
 
 export interface SearcherOptions {
   /** Receives which ripgrep is used and partial-failure warnings. */
   logger?: Logger;
   /** Read for `CTXLOOP_RG` and `PATH`. @default process.env */
   env?: Record<string, string | undefined>;
+  /** Where the term index is kept between runs (the cache of the root searched); none: every run scans. */
+  cache?: Cache;
 }
 
 export function createSearcher(options: SearcherOptions = {}): Searcher {
@@ -35,7 +40,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const env = options.env ?? process.env;
   let rgPath: Promise<string> | undefined;
   const lists = new Map<string, Promise<FileList>>();
-  const indexes = new Map<string, TermIndex>();
+  const indexes = new Map<string, ScopeIndex>();
   const keyOf = (scope: SearchScope): string => JSON.stringify([scope.root, scope.scope, scope.include, scope.exclude, scope.maxFileSize]);
 
   const rg = (): Promise<string> => (rgPath ??= resolveRgPath(env, logger));
@@ -51,10 +56,23 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     }
     return list;
   };
-  const indexOf = (scope: SearchScope): TermIndex => {
+  const indexOf = (scope: SearchScope, path: string): ScopeIndex => {
     const key = keyOf(scope);
     let index = indexes.get(key);
-    if (!index) indexes.set(key, (index = new TermIndex()));
+    if (!index) {
+      const cache = options.cache;
+      const store =
+        cache &&
+        createSearchStore({
+          cache,
+          root: scope.root,
+          key: storeKeyOf(scope, path),
+          listing: () => listOf(scope),
+          scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger), paths, terms }, record),
+          logger,
+        });
+      indexes.set(key, (index = { terms: new TermIndex(), lines: new LineIndex(), ...(store ? { store } : {}) }));
+    }
     return index;
   };
 
@@ -67,15 +85,33 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
 
     async search(request, signal) {
       throwIfAborted(signal);
-      return dispatch(request, { rgPath: await rg(), listOf, index: indexOf(request), logger, signal });
+      const path = await rg();
+      return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, signal });
     },
   };
+}
+
+/** The terms known for one scope, and where they are kept between runs. */
+interface ScopeIndex {
+  terms: TermIndex;
+  lines: LineIndex;
+  store?: SearchStore;
+}
+
+/** What the index kept between runs depends on: another scope, size limit, skip list or rg, another index. */
+function storeKeyOf(scope: SearchScope, rgPath: string): string {
+  const shape = JSON.stringify([scope.scope, scope.include, scope.exclude, scope.maxFileSize, ripgrepSkipGlobs(), rgPath]);
+  return createHash('sha1').update(shape).digest('hex');
+}
+
+function scanSettings(request: SearchScope, rgPath: string, logger: Logger): Omit<ScanRun, 'paths' | 'terms'> {
+  return { rgPath, root: request.root, iglobs: ripgrepSkipGlobs(), globs: userGlobs(request.include, request.exclude), maxFileSize: request.maxFileSize, logger };
 }
 
 interface DispatchContext {
   rgPath: string;
   listOf: (scope: SearchScope, signal?: AbortSignal) => Promise<FileList>;
-  index: TermIndex;
+  index: ScopeIndex;
   logger: Logger;
   signal: AbortSignal | undefined;
 }
@@ -91,19 +127,13 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
   const onAbort = (): void => stop.abort();
   context.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const run = {
-      rgPath: context.rgPath,
-      root: request.root,
-      paths: [...entries.dirs, ...entries.files.map((f) => f.path)],
-      iglobs: ripgrepSkipGlobs(),
-      globs: userGlobs(request.include, request.exclude),
-      maxFileSize: request.maxFileSize,
-      logger: context.logger,
-      signal: stop.signal,
-    };
+    const run = { ...scanSettings(request, context.rgPath, context.logger), paths: [...entries.dirs, ...entries.files.map((f) => f.path)], signal: stop.signal };
+    const { store } = context.index;
     // not raced against the signal: a listing this call started is killed by it, and waited for
     const listing = context.listOf(request, stop.signal);
-    const t0 = performance.now(); const scanning = context.index.ensure(terms, (fresh, record) => scanTerms({ ...run, terms: fresh }, record).then(() => void process.stderr.write(`passA ${fresh.keywords.length} ${Math.round(performance.now() - t0)}ms\n`))); void listing.then(() => process.stderr.write(`list ${Math.round(performance.now() - t0)}ms\n`));
+    const scanning = context.index.terms
+      .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan: (fresh, record) => scanTerms({ ...run, terms: fresh }, record) })
+      .then(() => store?.save(context.index.terms));
     const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
     // Wait for every run to end (a killed rg included) before reporting, so no process outlives the call.
     const settled = await Promise.allSettled([stopOnFailure(listing), stopOnFailure(scanning)]);
@@ -111,8 +141,8 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     if (failures.length > 0) throw failures.find((e) => !isAbortError(e)) ?? failures[0];
     const list = (settled[0] as PromiseFulfilledResult<FileList>).value;
-    const ranked = rankCandidates({ query, list, evidence: context.index.evidenceFor(terms), maxCandidates: request.maxCandidates });
-    await Promise.all([readEvidenceLines(ranked.candidates, terms, run), readSizes(ranked.candidates, request.root)]);
+    const ranked = rankCandidates({ query, list, evidence: context.index.terms.evidenceFor(terms), maxCandidates: request.maxCandidates });
+    await Promise.all([readEvidenceLines(ranked.candidates, terms, run, context.index.lines), readSizes(ranked.candidates, request.root)]);
     throwIfAborted(context.signal);
     return ranked;
   } finally {
@@ -120,19 +150,28 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
   }
 }
 
-/** The evidence lines of the candidates found by content: one scan over those files alone. */
-async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>): Promise<void> {
+/**
+ * The evidence lines of the candidates found by content: one scan over those files alone, for
+ * the terms each was not scanned for in an earlier cycle, then their best lines read.
+ */
+async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex): Promise<void> {
   const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
   if (byPath.size === 0) return;
-  const found: Array<[string, FileTally]> = [];
-  const t0 = performance.now(); await scanTerms({ ...run, paths: [...byPath.keys()], terms, lines: true }, (path, tally) => found.push([path, tally])); process.stderr.write(`passB ${byPath.size} ${Math.round(performance.now() - t0)}ms ${[...found].reduce((n, [, t]) => n + (t.lines?.size ?? 0), 0)} lines\n`);
+  const missing = lines.missing([...byPath.keys()], terms);
+  if (missing.paths.length > 0) {
+    const found = new Map<string, Map<number, string[]>>();
+    await scanTerms({ ...run, paths: missing.paths, terms: missing.terms, lines: true }, (path, tally) => {
+      if (tally.lines) found.set(path, tally.lines);
+    });
+    lines.record(missing.paths, missing.terms, found);
+  }
   // a few files at a time: each is read whole, and a candidate can be a megabyte
   const limit = pLimit(8);
   await Promise.all(
-    found.map(([path, tally]) =>
+    [...byPath].map(([path, candidate]) =>
       limit(async () => {
-        const candidate = byPath.get(path);
-        if (candidate && tally.lines) candidate.hits = await readHits(run.root, path, tally.lines);
+        const onLines = lines.linesOf(path, terms);
+        if (onLines.size > 0) candidate.hits = await readHits(run.root, path, onLines);
       }),
     ),
   );

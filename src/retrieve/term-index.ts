@@ -1,48 +1,46 @@
 /**
- * What the scans of one search scope found, per term and file, for the searcher's lifetime (one
- * run). A later cycle's query mostly repeats the earlier terms; only the terms never scanned
- * are scanned, so a cycle costs one repository pass for its new terms, not for all of them.
+ * What the scans of one search scope found, term by term, for the searcher's lifetime (one run).
+ * A later cycle's query mostly repeats the earlier terms; only the terms never scanned are
+ * scanned (or read back from the previous run's index), so a cycle costs one repository pass
+ * for its new terms at most.
  */
 import type { FileTally, ScanTerms } from './scan.js';
 
-type TermKey = string;
+/** `k:` keyword, `l:` literal (lowercased: searched case-insensitively), `s:` symbol. */
+export type TermKey = string;
 
-const keyOfKeyword = (k: string): TermKey => `k:${k}`;
-const keyOfLiteral = (l: string): TermKey => `l:${l.toLowerCase()}`;
-const keyOfSymbol = (s: string): TermKey => `s:${s}`;
+export const keyOfKeyword = (k: string): TermKey => `k:${k}`;
+export const keyOfLiteral = (l: string): TermKey => `l:${l.toLowerCase()}`;
+export const keyOfSymbol = (s: string): TermKey => `s:${s}`;
 
-interface Stored {
-  termFreq: Map<string, number>;
-  /** Lowercased: a literal is searched case-insensitively. */
-  literals: Set<string>;
-  symbols: Set<string>;
+/** Files holding a term: the keyword's count, or 1 for a literal or symbol found. */
+export type Postings = Map<string, number>;
+
+/** Where a term's postings come from when it is new to this run. */
+export interface TermSources {
+  /** Postings read back from an earlier run (already brought up to date), or undefined for each term that must be scanned. */
+  restore?: (keys: TermKey[]) => Promise<Map<TermKey, Postings>>;
+  /** Scans the repository for `fresh`, calling `record` per file holding any of them. */
+  scan: (fresh: ScanTerms, record: (path: string, tally: FileTally) => void) => Promise<void>;
 }
 
 export class TermIndex {
-  private readonly scanned = new Set<TermKey>();
+  private readonly postings = new Map<TermKey, Postings>();
   /** Scans under way, so two concurrent dispatches never scan (and count) a term twice. */
   private readonly pending = new Map<TermKey, Promise<void>>();
-  private readonly files = new Map<string, Stored>();
 
   /**
-   * Makes sure every term of `terms` has been scanned: `scan` runs once for the terms neither
-   * scanned nor being scanned, and its tallies are recorded; scans already under way are awaited.
-   * A failed scan leaves its terms unscanned, so the next call tries again.
+   * Makes sure every term of `terms` is known: restored where an earlier run's index has it,
+   * scanned otherwise, once; work already under way is awaited. A failure leaves its terms
+   * unknown, so the next call tries again.
    */
-  async ensure(terms: ScanTerms, scan: (fresh: ScanTerms, record: (path: string, tally: FileTally) => void) => Promise<void>): Promise<void> {
-    const fresh: ScanTerms = {
-      keywords: unique(terms.keywords).filter((k) => this.isNew(keyOfKeyword(k))),
-      literals: uniqueBy(terms.literals, keyOfLiteral).filter((l) => this.isNew(keyOfLiteral(l))),
-      symbols: unique(terms.symbols).filter((s) => this.isNew(keyOfSymbol(s))),
-    };
-    const keys = keysOf(fresh);
-    const waits = keysOf(terms).flatMap((k) => this.pending.get(k) ?? []);
-    if (keys.length > 0) {
-      const found = new Map<string, FileTally>();
-      const run = scan(fresh, (path, tally) => found.set(path, tally)).then(() => {
-        for (const [path, tally] of found) this.record(path, tally);
-        for (const key of keys) this.scanned.add(key);
-      });
+  async ensure(terms: ScanTerms, sources: TermSources): Promise<void> {
+    const wanted = termsOf(terms);
+    const fresh = wanted.filter(([key]) => !this.postings.has(key) && !this.pending.has(key));
+    const waits = wanted.flatMap(([key]) => this.pending.get(key) ?? []);
+    if (fresh.length > 0) {
+      const keys = fresh.map(([key]) => key);
+      const run = this.load(fresh, sources);
       for (const key of keys) this.pending.set(key, run);
       waits.push(run.finally(() => keys.forEach((key) => this.pending.delete(key))));
     }
@@ -52,50 +50,49 @@ export class TermIndex {
   /** The files holding any of `terms`, with what each holds of them (literals as `terms` writes them). */
   evidenceFor(terms: ScanTerms): Map<string, FileTally> {
     const out = new Map<string, FileTally>();
-    const keywords = unique(terms.keywords);
-    for (const [path, stored] of this.files) {
-      const tally: FileTally = { termFreq: {}, literals: new Set(), symbols: new Set() };
-      let any = false;
-      for (const keyword of keywords) {
-        const tf = stored.termFreq.get(keyword);
-        if (tf !== undefined) {
-          tally.termFreq[keyword] = tf;
-          any = true;
-        }
-      }
-      for (const literal of terms.literals) if (stored.literals.has(literal.toLowerCase())) tally.literals.add(literal);
-      for (const symbol of terms.symbols) if (stored.symbols.has(symbol)) tally.symbols.add(symbol);
-      if (any || tally.literals.size > 0 || tally.symbols.size > 0) out.set(path, tally);
-    }
+    const tallyOf = (path: string): FileTally => {
+      let tally = out.get(path);
+      if (!tally) out.set(path, (tally = { termFreq: {}, literals: new Set(), symbols: new Set() }));
+      return tally;
+    };
+    for (const keyword of new Set(terms.keywords)) for (const [path, tf] of this.postings.get(keyOfKeyword(keyword)) ?? []) tallyOf(path).termFreq[keyword] = tf;
+    for (const literal of terms.literals) for (const path of this.postings.get(keyOfLiteral(literal))?.keys() ?? []) tallyOf(path).literals.add(literal);
+    for (const symbol of terms.symbols) for (const path of this.postings.get(keyOfSymbol(symbol))?.keys() ?? []) tallyOf(path).symbols.add(symbol);
     return out;
   }
 
-  private isNew(key: TermKey): boolean {
-    return !this.scanned.has(key) && !this.pending.has(key);
+  /** Every term known, with its postings (for saving the index). */
+  entries(): IterableIterator<[TermKey, Postings]> {
+    return this.postings.entries();
   }
 
-  private record(path: string, tally: FileTally): void {
-    let stored = this.files.get(path);
-    if (!stored) {
-      stored = { termFreq: new Map(), literals: new Set(), symbols: new Set() };
-      this.files.set(path, stored);
+  private async load(fresh: Array<[TermKey, Term]>, sources: TermSources): Promise<void> {
+    const restored = sources.restore ? await sources.restore(fresh.map(([key]) => key)) : new Map<TermKey, Postings>();
+    const rest = fresh.filter(([key]) => !restored.has(key));
+    const found = new Map<TermKey, Postings>(rest.map(([key]) => [key, new Map()]));
+    if (rest.length > 0) {
+      const scanned: ScanTerms = { keywords: [], literals: [], symbols: [] };
+      for (const [, term] of rest) scanned[term.kind].push(term.value);
+      await sources.scan(scanned, (path, tally) => {
+        for (const [keyword, tf] of Object.entries(tally.termFreq)) found.get(keyOfKeyword(keyword))?.set(path, tf);
+        for (const literal of tally.literals) found.get(keyOfLiteral(literal))?.set(path, 1);
+        for (const symbol of tally.symbols) found.get(keyOfSymbol(symbol))?.set(path, 1);
+      });
     }
-    for (const [keyword, tf] of Object.entries(tally.termFreq)) stored.termFreq.set(keyword, tf);
-    for (const literal of tally.literals) stored.literals.add(literal.toLowerCase());
-    for (const symbol of tally.symbols) stored.symbols.add(symbol);
+    for (const [key, postings] of [...restored, ...found]) this.postings.set(key, postings);
   }
 }
 
-function keysOf(terms: ScanTerms): TermKey[] {
-  return [...terms.keywords.map(keyOfKeyword), ...terms.literals.map(keyOfLiteral), ...terms.symbols.map(keyOfSymbol)];
+interface Term {
+  kind: keyof ScanTerms;
+  value: string;
 }
 
-function unique(items: readonly string[]): string[] {
-  return [...new Set(items)];
-}
-
-function uniqueBy(items: readonly string[], key: (item: string) => string): string[] {
-  const seen = new Map<string, string>();
-  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item);
-  return [...seen.values()];
+/** The distinct terms of a query, by key (literals differing only in case are one term). */
+function termsOf(terms: ScanTerms): Array<[TermKey, Term]> {
+  const out = new Map<TermKey, Term>();
+  for (const value of terms.keywords) if (!out.has(keyOfKeyword(value))) out.set(keyOfKeyword(value), { kind: 'keywords', value });
+  for (const value of terms.literals) if (!out.has(keyOfLiteral(value))) out.set(keyOfLiteral(value), { kind: 'literals', value });
+  for (const value of terms.symbols) if (!out.has(keyOfSymbol(value))) out.set(keyOfSymbol(value), { kind: 'symbols', value });
+  return [...out];
 }
