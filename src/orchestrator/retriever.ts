@@ -1,5 +1,5 @@
 import type { Cache, Deps } from '../core/deps.js';
-import { silentLogger } from '../core/log.js';
+import { silentLogger, type Logger } from '../core/log.js';
 import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
@@ -29,12 +29,12 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   const caches = new Map<string, Promise<Cache>>();
   let roles: Promise<Roles> | undefined;
 
-  const cacheFor = (resolved: ResolvedOptions, deps: Partial<Deps>): Promise<Cache> => {
+  // The logger of the call that opens a root's cache hears its warnings (a file moved aside, a write refused).
+  const cacheFor = (resolved: ResolvedOptions, deps: Partial<Deps>, logger: Logger): Promise<Cache> => {
     if (deps.cache) return Promise.resolve(deps.cache);
     const key = `${resolved.cacheDir ?? ''}\0${resolved.root}`;
     const existing = caches.get(key);
     if (existing) return existing;
-    const logger = deps.logger ?? silentLogger;
     const cache = resolved.cacheDir === null ? Promise.resolve(createMemoryCache()) : createCache({ dir: resolved.cacheDir, root: resolved.root, logger });
     caches.set(key, cache);
     return cache;
@@ -52,7 +52,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
       logger.info(choice.note);
       if (choice.fallback) logger.warn(choice.fallback.message);
-      const cache = await cacheFor(resolved, overrides);
+      const cache = await cacheFor(resolved, overrides, logger);
       const deps: Deps = {
         searcher: overrides.searcher ?? createSearcher({ logger, env, cache }),
         facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),

@@ -24,7 +24,14 @@ const listed = new WeakMap<FileList, { paths: Set<string>; tokens: string[][] }>
 function derivedOf(list: FileList): { paths: Set<string>; tokens: string[][] } {
   let derived = listed.get(list);
   if (!derived) {
-    derived = { paths: new Set(list.files), tokens: list.files.map((path) => tokenize(path)) };
+    // Directory names repeat across thousands of paths: each segment is cut into terms once.
+    const segments = new Map<string, string[]>();
+    const tokensOf = (segment: string): string[] => {
+      let tokens = segments.get(segment);
+      if (!tokens) segments.set(segment, (tokens = tokenize(segment)));
+      return tokens;
+    };
+    derived = { paths: new Set(list.files), tokens: list.files.map((path) => path.split('/').flatMap(tokensOf)) };
     listed.set(list, derived);
   }
   return derived;

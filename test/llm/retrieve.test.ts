@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cacheStats } from '../../src/cache/store.js';
 import type { Logger } from '../../src/core/log.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
@@ -75,6 +76,10 @@ describe('retrieve with a model', () => {
       const first = await retrieve(TASK, { ...openai(), cache });
       const calls = stub.requests.length;
       expect(calls).toBeGreaterThan(0);
+      // planner (and refiner, subagent) replies have a layer of their own, apart from scores
+      const stored = await cacheStats(cache, repo.root);
+      expect(stored.entries.replies).toBeGreaterThan(0);
+      expect(stored.entries.replies).toBe(stub.requests.filter((r) => r.schemaName !== 'report_scores').length);
       const second = await retrieve(TASK, { ...openai(), cache });
       expect(stub.requests.length).toBe(calls);
       expect(second.usage).toMatchObject({ llmCalls: 0, inputTokens: 0, outputTokens: 0 });

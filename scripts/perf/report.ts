@@ -1,0 +1,84 @@
+/** Figures and the Markdown table of `bench:perf`. */
+
+export interface TaskRun {
+  task: string;
+  rgMs: number;
+  coldMs: number;
+  warmMs: number;
+  coldRssMb: number;
+  warmRssMb: number;
+}
+
+export interface SizeReport {
+  files: number;
+  bytes: number;
+  tasks: number;
+  /** Medians over the tasks. */
+  rgMs: number;
+  coldMs: number;
+  warmMs: number;
+  /** Medians of the per-task ratios. */
+  coldRatio: number;
+  warmRatio: number;
+  coldP95Ms: number;
+  warmP95Ms: number;
+  peakRssMb: number;
+  runs: TaskRun[];
+}
+
+export interface Line {
+  /** Milliseconds per 1,000 files. */
+  msPer1kFiles: number;
+  interceptMs: number;
+  /** Coefficient of determination of the least-squares line. */
+  r2: number;
+}
+
+export function median(values: readonly number[]): number {
+  return percentile(values, 0.5);
+}
+
+/** Linear interpolation between closest ranks. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * p;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (at - lo);
+}
+
+/** Least squares through (files, ms). */
+export function fitLine(points: ReadonlyArray<readonly [number, number]>): Line {
+  const n = points.length;
+  if (n < 2) return { msPer1kFiles: Number.NaN, interceptMs: Number.NaN, r2: Number.NaN };
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
+  const ssTot = points.reduce((s, [, y]) => s + (y - my) ** 2, 0);
+  const ssRes = points.reduce((s, [x, y]) => s + (y - (intercept + slope * x)) ** 2, 0);
+  return { msPer1kFiles: slope * 1000, interceptMs: intercept, r2: ssTot === 0 ? 1 : 1 - ssRes / ssTot };
+}
+
+const s = (ms: number): string => (ms / 1000).toFixed(2);
+const x = (ratio: number): string => `${ratio.toFixed(1)}×`;
+
+export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg' | 'cold' | 'warm', Line>): string {
+  const rows = reports.map(
+    (r) =>
+      `| ${r.files.toLocaleString('en-US')} | ${(r.bytes / 1e6).toFixed(0)} | ${r.tasks} | ${s(r.rgMs)} | ${s(r.coldMs)} | ${s(r.warmMs)} | ${x(r.coldRatio)} | ${x(r.warmRatio)} | ${s(r.coldP95Ms)} | ${Math.round(r.peakRssMb)} |`,
+  );
+  const slope = (name: string, line: Line): string => `${name} ${line.msPer1kFiles.toFixed(0)} ms per 1,000 files (intercept ${s(line.interceptMs)} s, R² ${line.r2.toFixed(3)})`;
+  return [
+    '| files | MB | tasks | rg s | cold s | warm s | cold / rg | warm / rg | cold P95 s | peak RSS MB |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `Slopes (least squares over the sizes): ${slope('rg', slopes.rg)}; ${slope('cold', slopes.cold)}; ${slope('warm', slopes.warm)}.`,
+    'Times are medians over the tasks; ratios are medians of the per-task ratios; peak RSS is the largest over cold and warm runs.',
+    '',
+  ].join('\n');
+}

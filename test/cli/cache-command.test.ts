@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cacheFileFor } from '../../src/cache/store.js';
+import { retrieve } from '../../src/orchestrator/loop.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
+import { makeIo } from './fake-io.js';
+
+const repo = useTempRepos();
+const tempDir = useTempDirs('ctxloop-cache-cli-');
+
+describe('ctxloop cache', () => {
+  it('stats shows what a run left for the root, clear removes it, stats then shows none', async () => {
+    const r = repo({ 'src/verify.ts': 'export function verifyEmail(a: string) {\n  return a.includes("@");\n}\n' });
+    const cache = tempDir();
+    await retrieve('verifyEmail accepts anything', { root: r.root, cache, provider: 'offline' });
+
+    const io = makeIo({ cwd: r.root });
+    expect(await main(['cache', 'stats', '--cache', cache, '--json'], io)).toBe(0);
+    const stats = JSON.parse(io.stdout.text);
+    expect(stats).toMatchObject({ file: await cacheFileFor(cache, r.root), exists: true, corrupt: false, entries: { facts: 1 } });
+    expect(stats.blobs.search).toBeGreaterThan(0);
+
+    const text = makeIo({ cwd: r.root });
+    expect(await main(['cache', 'stats', '--root', r.root, '--cache', cache], text)).toBe(0);
+    expect(text.stdout.text).toMatch(/^cache of .*\n {2}file {5}.*\.json \(.* with the search index\)\n {2}entries {2}facts 1, scores 0, replies 0, stamps \d\n {2}beside {3}search index /);
+
+    const cleared = makeIo({ cwd: r.root });
+    expect(await main(['cache', 'clear', '--cache', cache, '--json'], cleared)).toBe(0);
+    expect(JSON.parse(cleared.stdout.text).removed).toHaveLength(2);
+    expect(existsSync(await cacheFileFor(cache, r.root))).toBe(false);
+
+    const after = makeIo({ cwd: r.root });
+    expect(await main(['cache', 'stats', '--cache', cache, '--json'], after)).toBe(0);
+    expect(JSON.parse(after.stdout.text)).toMatchObject({ exists: false, bytes: 0 });
+  });
+
+  it('takes the cache directory from CTXLOOP_CACHE, and clears every root with --all', async () => {
+    const [a, b] = [repo({ 'a.ts': 'export const alpha = 1;\n' }), repo({ 'b.ts': 'export const beta = 1;\n' })];
+    const cache = tempDir();
+    await retrieve('alpha', { root: a.root, cache, provider: 'offline' });
+    await retrieve('beta', { root: b.root, cache, provider: 'offline' });
+    const io = makeIo({ cwd: a.root, env: { CTXLOOP_CACHE: cache } });
+    expect(await main(['cache', 'clear', '--all'], io)).toBe(0);
+    expect(io.stdout.text).toBe(`removed 4 files (the cache of every root in ${cache})\n`);
+  });
+
+  it('refuses a missing or unknown subcommand, an unknown flag and --all with stats, exit 2, one line', async () => {
+    for (const [argv, message] of [
+      [['cache'], /^ctxloop cache: what the cache holds/],
+      [['cache', 'stat'], /^ctxloop: unknown cache command "stat", did you mean stats\?/],
+      [['cache', 'stats', '--bogus'], /^ctxloop: unknown flag --bogus/],
+      [['cache', 'stats', '--all'], /^ctxloop: --all goes with clear only/],
+      [['cache', 'clear', '--all', '--root', '.'], /^ctxloop: --all and --root cannot be used together/],
+      [['cache', 'stats', '--root', '/nonexistent/ctxloop'], /^ctxloop: root not found/],
+    ] as const) {
+      const io = makeIo({ cwd: tempDir() });
+      expect(await main([...argv], io)).toBe(2);
+      expect(io.stderr.text).toMatch(message);
+      expect(io.stdout.text).toBe('');
+    }
+  });
+
+  it('prints its help on stdout with --help, exit 0', async () => {
+    const io = makeIo();
+    expect(await main(['cache', '--help'], io)).toBe(0);
+    expect(io.stdout.text).toContain('ctxloop cache stats [--root DIR] [--cache DIR] [--json]');
+    expect(io.stdout.text).toContain('--all');
+  });
+});
