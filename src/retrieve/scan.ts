@@ -55,22 +55,30 @@ export function escapeRegex(text: string): string {
 /**
  * One regex a term, each widened to the identifiers around it so `-o` prints whole identifiers:
  * keywords by their search prefix, case-insensitively; literals verbatim, case-insensitively;
- * symbols in their case. Literals and dotted symbols come first: at one position rg takes the
- * first alternative that matches, and they may span several identifiers.
+ * symbols in their case. A keyword may also be the whole term of a snake_case identifier
+ * (`fromjson` for `from_json`, `FROM_JSON`), which holds no such substring: a second pattern lets
+ * `_` and `$` stand between its letters. So every identifier holding a term is printed whatever
+ * else is searched, and a term's counts do not depend on the other terms of the scan (a later
+ * cycle, or a later run, can scan its new terms alone). Literals and dotted symbols come first:
+ * at one position rg takes the first alternative that matches, and they may span identifiers.
  */
 export function scanPatterns(terms: ScanTerms): string[] {
   const spans = [...terms.literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)];
   const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => `(?i:${escapeRegex(k)})`);
+  const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => `(?i:${[...k].join('[_$]*')})`);
   const names = terms.symbols.filter(isIdentifier).map(escapeRegex);
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const core of [...spans, ...words, ...names]) {
+  for (const core of [...spans, ...words, ...joined, ...names]) {
     if (core === '' || core === '(?i:)' || seen.has(core)) continue;
     seen.add(core);
     out.push(`${IDENT}${core}${IDENT}`);
   }
   return out;
 }
+
+/** The shortest whole term: two parts of two letters (`identifierTerms` keeps parts of two or more). */
+const MIN_WHOLE_TERM = 4;
 
 function isIdentifier(symbol: string): boolean {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(symbol);

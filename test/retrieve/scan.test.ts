@@ -65,6 +65,15 @@ describe('scanTerms', () => {
     expect(found['src/types.ts']?.lines?.get(1501)).toEqual(['verifyemail']);
   });
 
+  it('counts a term the same whatever else is scanned: the whole term of a snake_case name has no substring of its own', async () => {
+    const r = repo({ 'a.py': 'def from_json(data):\n    return FROM_JSON_TABLE[data] or fromJson(data)\n', 'b.py': 'import json\n' });
+    const alone = await scan(r.root, { keywords: ['fromjson'] });
+    const together = await scan(r.root, { keywords: ['fromjson', 'json', 'data'] });
+    expect(alone['a.py']?.termFreq).toEqual({ fromjson: 2 });
+    expect(together['a.py']?.termFreq.fromjson).toBe(2);
+    expect(alone['b.py']).toBeUndefined();
+  });
+
   it('finds nothing without throwing when nothing matches', async () => {
     const r = repo({ 'a.ts': 'alpha\n' });
     expect(await scan(r.root, { keywords: ['zeta'] })).toEqual({});
@@ -111,6 +120,7 @@ describe('scanPatterns', () => {
       '[A-Za-z0-9_$]*(?i:a\\.\\*b)[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*User\\.save[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*(?i:entr)[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*save\\$[A-Za-z0-9_$]*',
     ]);
   });

@@ -189,6 +189,22 @@ describe('search', () => {
     ]);
   });
 
+  it('gives a later query the same candidates whether its terms were scanned earlier, now, or all at once', async () => {
+    const r = repo({
+      'src/a.py': 'def from_json(data):\n    return parse(data)\n',
+      'src/b.py': 'from a import from_json\nvalue = from_json(raw)\n',
+      'src/c.py': "def parse(text):\n    '''Parse raw text.'''\n    return text\n",
+      'README.md': 'Parse JSON with from_json.\n',
+    });
+    const second = query({ keywords: ['pars', 'fromjson', 'raw'], literals: ['Parse raw'], symbols: ['from_json'] });
+    const incremental = createSearcher();
+    await incremental.search(request(r.root, { keywords: ['pars'] }));
+    const later = await incremental.search({ ...request(r.root, {}), query: second });
+    const atOnce = await createSearcher().search({ ...request(r.root, {}), query: second });
+    expect(later).toEqual(atOnce);
+    expect(byPath(atOnce.candidates)['src/b.py']?.termFreq).toEqual({ fromjson: 2, raw: 1 });
+  });
+
   it('throws SearchError rg_not_found when CTXLOOP_RG names a missing file', async () => {
     const r = repo({ 'a.ts': 'alpha\n' });
     const searcher = createSearcher({ env: { CTXLOOP_RG: '/nonexistent/rg' } });
