@@ -43,46 +43,56 @@ const SATURATION = 1.2;
 
 /**
  * Candidates without their evidence lines (`hits`) and with size 0: the dispatch reads both
- * for the candidates kept, not for every file that matched.
+ * for the candidates kept, not for every file that matched. Every file with evidence is
+ * ordered, but only the kept ones become candidates.
  */
 export function rankCandidates({ query, list, evidence, maxCandidates }: RankInput): DispatchResult {
   const { paths } = derivedOf(list);
-  // only what the listing kept counts, so the content view never reaches past the filters
-  const content = new Map([...evidence].filter(([path]) => paths.has(path)));
-  const stats = computeStats(query, list, content);
+  const stats = computeStats(query, list, evidence, paths);
   const excluded = createPathMatcher(query.excludes, { matchParents: true });
-  const drafts = new Map<string, Candidate>();
-  const draftOf = (path: string): Candidate => {
-    let draft = drafts.get(path);
-    if (!draft) {
-      draft = { path, size: 0, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: [] };
-      drafts.set(path, draft);
-    }
-    return draft;
+  const entries = new Map<string, Entry>();
+  const entryOf = (path: string): Entry => {
+    let entry = entries.get(path);
+    if (!entry) entries.set(path, (entry = { path, pathHit: false, mentions: [] }));
+    return entry;
   };
-  for (const [path, found] of content) {
-    const draft = draftOf(path);
-    draft.termFreq = { ...found.termFreq };
-    draft.literals = query.literals.filter((l) => found.literals.has(l));
-    draft.symbols = query.symbols.filter((s) => found.symbols.has(s));
-    if (Object.keys(found.termFreq).length > 0 || found.literals.size > 0) draft.sources.push('content');
-    if (found.symbols.size > 0) draft.sources.push('symbol');
-  }
-  for (const path of findPathHits(query, list)) draftOf(path).sources.push('path');
+  // only what the listing kept counts, so the content view never reaches past the filters
+  for (const [path, found] of evidence) if (paths.has(path)) entryOf(path).tally = found;
+  for (const path of findPathHits(query, list)) entryOf(path).pathHit = true;
   for (const [path, mention] of findMentions(query.paths, list)) {
-    const draft = draftOf(path);
-    draft.mentions.push(mention);
-    if (!draft.sources.includes('mention')) draft.sources.push('mention');
+    const entry = entryOf(path);
+    if (!entry.mentions.includes(mention)) entry.mentions.push(mention);
   }
-  const candidates = [...drafts.values()].filter((c) => !excluded(c.path));
-  for (const c of candidates) c.sources = SOURCE_ORDER.filter((s) => c.sources.includes(s));
-  return { candidates: orderByEvidence(candidates, query, stats).slice(0, maxCandidates), stats };
+  const kept = orderByEvidence([...entries.values()].filter((e) => !excluded(e.path)), query, stats).slice(0, maxCandidates);
+  return { candidates: kept.map((e) => toCandidate(e, query)), stats };
 }
 
-function computeStats(query: Query, list: FileList, content: ReadonlyMap<string, FileTally>): SearchStats {
+/** What a dispatch found of one file, before it is kept or not. */
+interface Entry {
+  path: string;
+  tally?: FileTally;
+  pathHit: boolean;
+  mentions: string[];
+}
+
+function toCandidate(entry: Entry, query: Query): Candidate {
+  const found = entry.tally;
+  const termFreq = found ? { ...found.termFreq } : {};
+  const literals = found ? query.literals.filter((l) => found.literals.has(l)) : [];
+  const symbols = found ? query.symbols.filter((s) => found.symbols.has(s)) : [];
+  const sources = new Set<CandidateSource>();
+  if (Object.keys(termFreq).length > 0 || (found?.literals.size ?? 0) > 0) sources.add('content');
+  if (entry.pathHit) sources.add('path');
+  if (entry.mentions.length > 0) sources.add('mention');
+  if ((found?.symbols.size ?? 0) > 0) sources.add('symbol');
+  return { path: entry.path, size: 0, termFreq, literals, symbols, mentions: entry.mentions, hits: [], sources: SOURCE_ORDER.filter((s) => sources.has(s)) };
+}
+
+function computeStats(query: Query, list: FileList, evidence: ReadonlyMap<string, FileTally>, listed: ReadonlySet<string>): SearchStats {
   const docFreq: Record<string, number> = {};
   for (const keyword of query.keywords) docFreq[keyword] = 0;
-  for (const found of content.values()) {
+  for (const [path, found] of evidence) {
+    if (!listed.has(path)) continue;
     for (const [keyword, tf] of Object.entries(found.termFreq)) if (tf > 0) docFreq[keyword] = (own(docFreq, keyword) ?? 0) + 1;
   }
   return { totalFiles: list.files.length, avgSize: list.avgSize, docFreq, skipped: { ...list.skipped } };
@@ -109,16 +119,22 @@ function findMentions(mentions: readonly string[], list: FileList): Array<[strin
 }
 
 /** Mentions, literals and symbols first; then Σ weight·idf·saturated tf; ties by path. */
-function orderByEvidence(candidates: Candidate[], query: Query, stats: SearchStats): Candidate[] {
+function orderByEvidence(entries: Entry[], query: Query, stats: SearchStats): Entry[] {
   const N = stats.totalFiles;
+  const idfs = new Map<string, number>();
   const idf = (keyword: string): number => {
-    const df = own(stats.docFreq, keyword) ?? 0;
-    return Math.log(1 + (N - df + 0.5) / (df + 0.5));
+    let value = idfs.get(keyword);
+    if (value === undefined) {
+      const df = own(stats.docFreq, keyword) ?? 0;
+      idfs.set(keyword, (value = Math.log(1 + (N - df + 0.5) / (df + 0.5))));
+    }
+    return value;
   };
-  const scoreOf = (c: Candidate): number =>
+  const scoreOf = (e: Entry): number =>
     // a keyword the planner gave no weight still counts, as a plain term
-    Object.entries(c.termFreq).reduce((sum, [k, tf]) => sum + (own(query.weights, k) ?? 1) * idf(k) * (tf / (tf + SATURATION)), 0);
-  const ranked = candidates.map((c) => ({ c, strong: c.mentions.length + c.literals.length + c.symbols.length > 0 ? 0 : 1, score: scoreOf(c) }));
-  ranked.sort((a, b) => a.strong - b.strong || b.score - a.score || (a.c.path < b.c.path ? -1 : a.c.path > b.c.path ? 1 : 0));
-  return ranked.map((r) => r.c);
+    Object.entries(e.tally?.termFreq ?? {}).reduce((sum, [k, tf]) => sum + (own(query.weights, k) ?? 1) * idf(k) * (tf / (tf + SATURATION)), 0);
+  const strongOf = (e: Entry): number => (e.mentions.length + (e.tally?.literals.size ?? 0) + (e.tally?.symbols.size ?? 0) > 0 ? 0 : 1);
+  const ranked = entries.map((e) => ({ e, strong: strongOf(e), score: scoreOf(e) }));
+  ranked.sort((a, b) => a.strong - b.strong || b.score - a.score || (a.e.path < b.e.path ? -1 : a.e.path > b.e.path ? 1 : 0));
+  return ranked.map((r) => r.e);
 }
