@@ -23,30 +23,13 @@ export type LineMatcher = (text: string) => LineTerms | undefined;
 
 type QueryTerms = Pick<Query, 'keywords' | 'literals' | 'symbols'>;
 
-/**
- * Terms of a text, remembered across scans and queries (a scan sees the same identifiers many
- * times, and the next cycle's scans see them again). Bounded: cleared when full.
- */
-const tokenMemo = new Map<string, string[]>();
-const TOKEN_MEMO_SIZE = 250_000;
-
-function tokensOf(text: string): string[] {
-  let tokens = tokenMemo.get(text);
-  if (!tokens) {
-    if (tokenMemo.size >= TOKEN_MEMO_SIZE) tokenMemo.clear();
-    tokens = tokenize(text);
-    tokenMemo.set(text, tokens);
-  }
-  return tokens;
-}
-
 /** A function giving the query terms a text (a line, an identifier) holds, or undefined when it holds none. */
 export function createLineMatcher(query: QueryTerms): LineMatcher {
   const wanted = new Set(query.keywords);
   const literals = query.literals.filter((l) => l !== '').map((l) => ({ literal: l, lower: l.toLowerCase() }));
   return (text) => {
     const keywords = new Map<string, number>();
-    for (const token of tokensOf(text)) if (wanted.has(token)) keywords.set(token, (keywords.get(token) ?? 0) + 1);
+    for (const token of tokenize(text)) if (wanted.has(token)) keywords.set(token, (keywords.get(token) ?? 0) + 1);
     const lower = literals.length > 0 ? text.toLowerCase() : '';
     const foundLiterals = literals.filter((l) => lower.includes(l.lower)).map((l) => l.literal);
     const symbols = query.symbols.length > 0 ? query.symbols.filter((s) => hasSymbol(text, s)) : [];

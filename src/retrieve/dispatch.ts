@@ -157,14 +157,15 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
 async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex): Promise<void> {
   const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
   if (byPath.size === 0) return;
-  const missing = lines.missing([...byPath.keys()], terms);
-  if (missing.paths.length > 0) {
-    const found = new Map<string, Map<number, string[]>>();
-    await scanTerms({ ...run, paths: missing.paths, terms: missing.terms, lines: true }, (path, tally) => {
-      if (tally.lines) found.set(path, tally.lines);
-    });
-    lines.record(missing.paths, missing.terms, found);
-  }
+  await Promise.all(
+    lines.missing([...byPath.keys()], terms).map(async (group) => {
+      const found = new Map<string, Map<number, string[]>>();
+      await scanTerms({ ...run, paths: group.paths, terms: group.terms, lines: true }, (path, tally) => {
+        if (tally.lines) found.set(path, tally.lines);
+      });
+      lines.record(group.paths, group.terms, found);
+    }),
+  );
   // a few files at a time: each is read whole, and a candidate can be a megabyte
   const limit = pLimit(8);
   await Promise.all(

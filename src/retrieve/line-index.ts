@@ -14,26 +14,27 @@ interface Scanned {
 export class LineIndex {
   private readonly files = new Map<string, Scanned>();
 
-  /** The paths lacking some of `terms`, and the union of what they lack (one scan covers them all). */
-  missing(paths: readonly string[], terms: ScanTerms): { paths: string[]; terms: ScanTerms } {
+  /**
+   * The paths lacking some of `terms`, grouped by what they lack: files seen in an earlier cycle
+   * lack only the cycle's new terms, new files lack all; one scan a group.
+   */
+  missing(paths: readonly string[], terms: ScanTerms): Array<{ paths: string[]; terms: ScanTerms }> {
     const wanted = keyedTerms(terms);
-    const lacking: ScanTerms = { keywords: [], literals: [], symbols: [] };
-    const seen = new Set<TermKey>();
-    const out: string[] = [];
+    const groups = new Map<string, { paths: string[]; terms: ScanTerms }>();
     for (const path of paths) {
       const scanned = this.files.get(path)?.keys;
-      let lacks = false;
-      for (const [key, kind, value] of wanted) {
-        if (scanned?.has(key)) continue;
-        lacks = true;
-        if (!seen.has(key)) {
-          seen.add(key);
-          lacking[kind].push(value);
-        }
+      const lacking = wanted.filter(([key]) => !scanned?.has(key));
+      if (lacking.length === 0) continue;
+      const id = lacking.map(([key]) => key).join('\0');
+      let group = groups.get(id);
+      if (!group) {
+        group = { paths: [], terms: { keywords: [], literals: [], symbols: [] } };
+        for (const [, kind, value] of lacking) group.terms[kind].push(value);
+        groups.set(id, group);
       }
-      if (lacks) out.push(path);
+      group.paths.push(path);
     }
-    return { paths: out, terms: lacking };
+    return [...groups.values()];
   }
 
   /** Records a scan of `terms` over `paths`: `found` holds the files with matched lines. */

@@ -112,7 +112,7 @@ function createFragmentMatcher(terms: ScanTerms): (fragment: string) => Fragment
     let found = memo.get(fragment);
     if (found === undefined) {
       // bounded: a repository of generated names would otherwise grow it without end
-      if (memo.size >= 200_000) memo.clear();
+      if (memo.size >= 100_000) memo.clear();
       const line = match(fragment);
       found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols } : null;
       memo.set(fragment, found);

@@ -137,15 +137,22 @@ function buildSnapshot(key: string, p: Omit<Prior, 'list' | 'stats'> & { files: 
   const position = new Map(files.map((path, i) => [path, i]));
   const now = Date.now();
   const terms: Record<TermKey, StoredTerm> = {};
+  // (file, count) packed in one number (counts are capped at 50, so 6 bits hold them), sorted by file
   const store = (termKey: TermKey, postings: Iterable<[string, number]>, t: number): void => {
-    const pairs: Array<[number, number]> = [];
+    const packed: number[] = [];
     for (const [path, n] of postings) {
       const at = position.get(path);
-      if (at !== undefined) pairs.push([at, n]);
+      if (at !== undefined) packed.push(at * 64 + Math.min(63, n));
     }
-    pairs.sort((a, b) => a[0] - b[0]);
-    const term: StoredTerm = { t, f: pairs.map(([at]) => at) };
-    if (termKey.startsWith('k:')) term.n = pairs.map(([, n]) => n);
+    const sorted = Float64Array.from(packed).sort();
+    const f = new Array<number>(sorted.length);
+    const counts = new Array<number>(sorted.length);
+    sorted.forEach((v, i) => {
+      f[i] = Math.floor(v / 64);
+      counts[i] = v % 64;
+    });
+    const term: StoredTerm = { t, f };
+    if (termKey.startsWith('k:')) term.n = counts;
     terms[termKey] = term;
   };
   for (const [termKey, postings] of index.entries()) store(termKey, postings, now);

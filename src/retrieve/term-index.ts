@@ -13,6 +13,8 @@ export const keyOfKeyword = (k: string): TermKey => `k:${k}`;
 export const keyOfLiteral = (l: string): TermKey => `l:${l.toLowerCase()}`;
 export const keyOfSymbol = (s: string): TermKey => `s:${s}`;
 
+const NONE: Set<string> = new Set();
+
 /** Files holding a term: the keyword's count, or 1 for a literal or symbol found. */
 export type Postings = Map<string, number>;
 
@@ -47,17 +49,31 @@ export class TermIndex {
     await Promise.all(waits);
   }
 
-  /** The files holding any of `terms`, with what each holds of them (literals as `terms` writes them). */
+  /**
+   * The files holding any of `terms`, with what each holds of them (literals as `terms` writes
+   * them). Most files hold no literal or symbol: they share one empty set, never written to.
+   */
   evidenceFor(terms: ScanTerms): Map<string, FileTally> {
     const out = new Map<string, FileTally>();
     const tallyOf = (path: string): FileTally => {
       let tally = out.get(path);
-      if (!tally) out.set(path, (tally = { termFreq: {}, literals: new Set(), symbols: new Set() }));
+      if (!tally) out.set(path, (tally = { termFreq: {}, literals: NONE, symbols: NONE }));
       return tally;
     };
+    const add = (set: Set<string>, value: string): Set<string> => (set === NONE ? new Set([value]) : set.add(value));
     for (const keyword of new Set(terms.keywords)) for (const [path, tf] of this.postings.get(keyOfKeyword(keyword)) ?? []) tallyOf(path).termFreq[keyword] = tf;
-    for (const literal of terms.literals) for (const path of this.postings.get(keyOfLiteral(literal))?.keys() ?? []) tallyOf(path).literals.add(literal);
-    for (const symbol of terms.symbols) for (const path of this.postings.get(keyOfSymbol(symbol))?.keys() ?? []) tallyOf(path).symbols.add(symbol);
+    for (const literal of terms.literals) {
+      for (const path of this.postings.get(keyOfLiteral(literal))?.keys() ?? []) {
+        const tally = tallyOf(path);
+        tally.literals = add(tally.literals, literal);
+      }
+    }
+    for (const symbol of terms.symbols) {
+      for (const path of this.postings.get(keyOfSymbol(symbol))?.keys() ?? []) {
+        const tally = tallyOf(path);
+        tally.symbols = add(tally.symbols, symbol);
+      }
+    }
     return out;
   }
 
