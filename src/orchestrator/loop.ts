@@ -39,6 +39,8 @@ export interface LoopContext {
   fallback?: RetrieveResult['fallback'];
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** Resolves once `deps.tokenizer` can count (it loads while the first dispatch runs). */
+  tokenizerReady?: Promise<void>;
 }
 
 /** The loop itself, on resolved options and built dependencies. */
@@ -96,7 +98,7 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
     const excluded = new Set(search.excludes);
     const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
-    if (cycle === 1) files = await listing;
+    if (cycle === 1) [files] = await Promise.all([listing, ctx.tokenizerReady]);
     const { stats } = dispatched;
     const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });

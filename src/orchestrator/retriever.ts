@@ -6,7 +6,7 @@ import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.
 import { chooseProvider, type ProviderChoice } from '../evaluate/evaluator.js';
 import { createOfflineEvaluator } from '../evaluate/offline/index.js';
 import { createFactsReader } from '../facts/reader.js';
-import { createTokenizer } from '../pack/tokens.js';
+import { loadTokenizer } from '../pack/lazy-tokens.js';
 import { createSearcher } from '../retrieve/dispatch.js';
 import { loadRoles, type Roles } from '../roles/agents.js';
 import { resolveRunOptions } from './config.js';
@@ -53,12 +53,13 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       logger.info(choice.note);
       if (choice.fallback) logger.warn(choice.fallback.message);
       const cache = await cacheFor(resolved, overrides, logger);
+      const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve() } : loadTokenizer();
       const deps: Deps = {
         searcher: overrides.searcher ?? createSearcher({ logger, env, cache }),
         facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
         evaluator: overrides.evaluator ?? createOfflineEvaluator(),
         cache,
-        tokenizer: overrides.tokenizer ?? createTokenizer(),
+        tokenizer: tokens.tokenizer,
         clock: overrides.clock ?? { now: () => performance.now() },
         logger,
       };
@@ -72,6 +73,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
         ...(choice.fallback ? { fallback: choice.fallback } : {}),
         ...(merged.signal ? { signal: merged.signal } : {}),
         ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),
+        tokenizerReady: tokens.ready,
       });
     },
     async close() {
