@@ -7,7 +7,6 @@
  * terms it adds.
  */
 import { stat } from 'node:fs/promises';
-import pLimit from 'p-limit';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Cache, SearchRequest, SearchScope, Searcher } from '../core/deps.js';
@@ -19,9 +18,9 @@ import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
-import { readHits } from './hits.js';
+import { readEvidenceLines } from './hits.js';
 import { LineIndex } from './line-index.js';
-import { scanTerms, type ScanRun, type ScanTerms } from './scan.js';
+import { scanTerms, type ScanRun } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
 import { TermIndex, type TermKey } from './term-index.js';
@@ -148,34 +147,6 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
   } finally {
     context.signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/**
- * The evidence lines of the candidates found by content: one scan over those files alone, for
- * the terms each was not scanned for in an earlier cycle, then their best lines read.
- */
-async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex): Promise<void> {
-  const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
-  if (byPath.size === 0) return;
-  await Promise.all(
-    lines.missing([...byPath.keys()], terms).map(async (group) => {
-      const found = new Map<string, Map<number, string[]>>();
-      await scanTerms({ ...run, paths: group.paths, terms: group.terms, lines: true }, (path, tally) => {
-        if (tally.lines) found.set(path, tally.lines);
-      });
-      lines.record(group.paths, group.terms, found);
-    }),
-  );
-  // a few files at a time: each is read whole, and a candidate can be a megabyte
-  const limit = pLimit(8);
-  await Promise.all(
-    [...byPath].map(([path, candidate]) =>
-      limit(async () => {
-        const onLines = lines.linesOf(path, terms);
-        if (onLines.size > 0) candidate.hits = await readHits(run.root, path, onLines);
-      }),
-    ),
-  );
 }
 
 async function readSizes(candidates: Candidate[], root: string): Promise<void> {

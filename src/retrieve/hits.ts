@@ -1,11 +1,14 @@
 /**
- * The evidence lines of a candidate: the scan said which terms each matched line holds, the
- * most telling lines are chosen on that, and only those lines are read from the file.
+ * The evidence lines of the candidates: a scan of those files alone says which terms each
+ * matched line holds, the most telling lines are chosen on that, and only those lines are read.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Hit } from '../core/types.js';
+import pLimit from 'p-limit';
+import type { Candidate, Hit } from '../core/types.js';
 import { MAX_HIT_TEXT, selectHits } from './collect.js';
+import type { LineIndex } from './line-index.js';
+import { scanTerms, type ScanRun, type ScanTerms } from './scan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const NEWLINE = 0x0a;
@@ -40,4 +43,32 @@ export async function readHits(root: string, path: string, lines: ReadonlyMap<nu
     hits.push({ line: wanted, text: text.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd(), terms });
   }
   return hits;
+}
+
+/**
+ * The evidence lines of the candidates found by content: one scan over those files alone, for
+ * the terms each was not scanned for in an earlier cycle, then their best lines read.
+ */
+export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex): Promise<void> {
+  const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
+  if (byPath.size === 0) return;
+  await Promise.all(
+    lines.missing([...byPath.keys()], terms).map(async (group) => {
+      const found = new Map<string, Map<number, string[]>>();
+      await scanTerms({ ...run, paths: group.paths, terms: group.terms, lines: true }, (path, tally) => {
+        if (tally.lines) found.set(path, tally.lines);
+      });
+      lines.record(group.paths, group.terms, found);
+    }),
+  );
+  // a few files at a time: each is read whole, and a candidate can be a megabyte
+  const limit = pLimit(8);
+  await Promise.all(
+    [...byPath].map(([path, candidate]) =>
+      limit(async () => {
+        const onLines = lines.linesOf(path, terms);
+        if (onLines.size > 0) candidate.hits = await readHits(run.root, path, onLines);
+      }),
+    ),
+  );
 }

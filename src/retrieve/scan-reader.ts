@@ -1,0 +1,124 @@
+/**
+ * Reads what `scanTerms` asks rg to print: whole identifiers (or literal spans) per file, each cut
+ * into the scan's terms once and counted per file, and per line when asked.
+ */
+import { toPosix } from '../core/files.js';
+import { createLineMatcher, MAX_TERM_FREQ } from './collect.js';
+import type { FileTally, ScanTerms } from './scan.js';
+
+/** The terms of one identifier (or literal span): keywords with their counts, literals, symbols. */
+interface FragmentTerms {
+  keywords: Array<[string, number]>;
+  literals: string[];
+  symbols: string[];
+}
+
+/** `createLineMatcher` over one identifier (or literal span) at a time, remembered: identifiers repeat. */
+export function createFragmentMatcher(terms: ScanTerms): (fragment: string) => FragmentTerms | undefined {
+  const match = createLineMatcher(terms);
+  const memo = new Map<string, FragmentTerms | null>();
+  return (fragment) => {
+    let found = memo.get(fragment);
+    if (found === undefined) {
+      // bounded: a repository of generated names would otherwise grow it without end
+      if (memo.size >= 100_000) memo.clear();
+      const line = match(fragment);
+      found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols } : null;
+      memo.set(fragment, found);
+    }
+    return found ?? undefined;
+  };
+}
+
+/** The line number of an `N:text` record and where its text starts, or undefined for another line. */
+function parseRecord(record: string, from: number): { line: number; text: number } | undefined {
+  let line = 0;
+  let i = from;
+  for (; i < record.length; i++) {
+    const c = record.charCodeAt(i);
+    if (c === 58 /* : */) break;
+    if (c < 48 || c > 57) return undefined;
+    line = line * 10 + (c - 48);
+  }
+  return i === from || i === record.length ? undefined : { line, text: i + 1 };
+}
+
+/**
+ * Reads `--only-matching --line-number --heading --null` output: `path\0` opens a file (its
+ * first match follows on the same line), `N:identifier` lines follow, a blank line closes it; a
+ * line that is neither is rg's warning that the file turned out binary.
+ */
+export class ScanReader {
+  private path: string | undefined;
+  private termFreq = new Map<string, number>();
+  private literals = new Set<string>();
+  private symbols = new Set<string>();
+  private lineTerms: Map<number, string[]> | undefined;
+  private binary = false;
+  /** With `lines`: the line being read, and its terms so far (keywords in order, then literals and symbols). */
+  private line = 0;
+  private keywordsOfLine: string[] = [];
+  private spansOfLine: string[] = [];
+
+  constructor(
+    private readonly match: (fragment: string) => FragmentTerms | undefined,
+    private readonly terms: ScanTerms,
+    private readonly lines: boolean,
+    private readonly onFile: (path: string, tally: FileTally) => void,
+  ) {}
+
+  read(record: string): void {
+    const nul = record.indexOf('\0');
+    if (nul >= 0) {
+      this.end();
+      this.path = toPosix(record.slice(0, nul));
+      this.readMatch(record, nul + 1);
+    } else if (record === '') this.end();
+    else if (!this.readMatch(record, 0) && this.path !== undefined && record.includes('binary file')) this.binary = true;
+  }
+
+  end(): void {
+    this.endLine();
+    if (this.path !== undefined && !this.binary && (this.termFreq.size > 0 || this.literals.size > 0 || this.symbols.size > 0)) {
+      const tally: FileTally = { termFreq: Object.fromEntries(this.termFreq), literals: this.literals, symbols: this.symbols };
+      if (this.lineTerms) tally.lines = this.lineTerms;
+      this.onFile(this.path, tally);
+    }
+    this.path = undefined;
+    this.termFreq = new Map();
+    this.literals = new Set();
+    this.symbols = new Set();
+    this.lineTerms = undefined;
+    this.binary = false;
+  }
+
+  /** False when the record is not `N:text`. */
+  private readMatch(record: string, from: number): boolean {
+    const parsed = parseRecord(record, from);
+    if (!parsed) return false;
+    const terms = this.match(record.slice(parsed.text));
+    if (!terms || this.path === undefined) return true;
+    for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
+    for (const literal of terms.literals) this.literals.add(literal);
+    for (const symbol of terms.symbols) this.symbols.add(symbol);
+    if (this.lines) {
+      if (parsed.line !== this.line) this.endLine();
+      this.line = parsed.line;
+      for (const [keyword] of terms.keywords) if (!this.keywordsOfLine.includes(keyword)) this.keywordsOfLine.push(keyword);
+      for (const span of [...terms.literals, ...terms.symbols]) if (!this.spansOfLine.includes(span)) this.spansOfLine.push(span);
+    }
+    return true;
+  }
+
+  private endLine(): void {
+    if (this.keywordsOfLine.length > 0 || this.spansOfLine.length > 0) {
+      const spans = this.spansOfLine;
+      const ordered = spans.length === 0 ? [] : [...this.terms.literals, ...this.terms.symbols].filter((t) => spans.includes(t));
+      const terms = ordered.length === 0 ? this.keywordsOfLine : [...new Set([...this.keywordsOfLine, ...ordered])];
+      (this.lineTerms ??= new Map()).set(this.line, terms);
+      this.keywordsOfLine = [];
+      this.spansOfLine = [];
+    }
+    this.line = 0;
+  }
+}
