@@ -124,22 +124,6 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     const trace: CycleTrace = { query: traceQuery(search), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };
     if (refined.closed.length > 0) trace.closed = refined.closed.map((g) => g.question);
     cycles.push(trace);
-    // Each dispatch searches every open gap for free. With a model, a critical gap that such a
-    // search could not close becomes a retrieval subagent; what it finds joins the pool and is
-    // judged next cycle, so new findings keep the loop going.
-    const critical = persistent.filter((g) => g.kind !== 'symbol' || g.from !== undefined);
-    let scouted = 0;
-    if (model && critical.length > 0 && cycle < options.maxCycles) {
-      try {
-        const found = await runScouts({ model, deps, scope, files, task, gaps: critical, signal });
-        addUsage(usage, found.usage);
-        scouted = mergeCandidates(pool, found.found);
-        for (const candidate of found.found) pinned.add(candidate.path);
-        if (found.found.length > 0) trace.scouted = found.found.map((c) => c.path);
-      } catch (error) {
-        fallBack(error);
-      }
-    }
     // The LLM refiner, while the loop still wants files: its suggestions widen the next search.
     let next = { query: refined.next, search: refined.next };
     let suggested = false;
@@ -153,6 +137,23 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
           next = { query: step.merged.next, search: step.merged.search };
           suggested = step.merged.widened;
         }
+      } catch (error) {
+        fallBack(error);
+      }
+    }
+    // Each dispatch searches every open gap for free. With a model, a critical gap that such a
+    // search could not close, and a focus area the refiner named, become retrieval subagents;
+    // what they find joins the pool and is judged next cycle, so new findings keep the loop going.
+    const critical = persistent.filter((g) => g.kind !== 'symbol' || g.from !== undefined);
+    const focusAreas = suggested ? newFocusAreas(next.search.focusAreas, [...search.focusAreas, ...refined.next.focusAreas], files) : [];
+    let scouted = 0;
+    if (model && (critical.length > 0 || focusAreas.length > 0) && cycle < options.maxCycles) {
+      try {
+        const found = await runScouts({ model, deps, scope, files, task, gaps: critical, focusAreas, signal });
+        addUsage(usage, found.usage);
+        scouted = mergeCandidates(pool, found.found);
+        for (const candidate of found.found) pinned.add(candidate.path);
+        if (found.found.length > 0) trace.scouted = found.found.map((c) => c.path);
       } catch (error) {
         fallBack(error);
       }
@@ -180,6 +181,14 @@ async function readFactsForTop(input: EvalInput, deps: Deps, root: string, signa
   const wanted = order.slice(0, FACTS_PER_CYCLE).map((c) => c.path).filter((p) => !facts.has(p));
   if (wanted.length === 0) return;
   for (const [path, read] of await deps.facts.read(root, wanted, signal)) facts.set(path, read);
+}
+
+/** Focus areas not searched before that name a directory holding searchable files (a model may invent one). */
+function newFocusAreas(suggested: readonly string[], known: readonly string[], files: readonly string[]): string[] {
+  const seen = new Set(known);
+  return suggested
+    .map((dir) => dir.trim().replace(/^\.\//, '').replace(/\/+$/, ''))
+    .filter((dir) => dir !== '' && !seen.has(dir) && files.some((f) => f.startsWith(`${dir}/`)));
 }
 
 function traceQuery(query: Query): Partial<Query> {

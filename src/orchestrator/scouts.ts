@@ -5,7 +5,9 @@ import { runScout, type ScoutAction, type ToolOutcome } from '../refine/llm-scou
 import type { ModelRoles } from './model-roles.js';
 
 /** Subagents per cycle, and model turns each: bounded, so a cycle's cost is bounded. */
-const MAX_SCOUTS = 2;
+const MAX_SCOUTS = 3;
+/** Of those, at most this many for focus areas: gaps a strong file points at come first. */
+const MAX_FOCUS_SCOUTS = 1;
 const MAX_STEPS = 3;
 const LISTED = 8;
 
@@ -16,22 +18,25 @@ export interface ScoutsInput {
   files: readonly string[];
   task: string;
   gaps: Gap[];
+  /** Directories the LLM refiner asked to look into (root-relative), new this cycle. */
+  focusAreas?: string[];
   signal?: AbortSignal | undefined;
 }
 
 /**
- * Open gaps → parallel retrieval subagents (glob, grep, read_signature over the searcher and
- * the facts reader). Their findings, deduplicated, join the candidate pool before evaluation.
- * Without a `scout` prompt (a user's prompts folder may lack it) nothing runs.
+ * Open gaps and the refiner's focus areas → parallel retrieval subagents (glob, grep,
+ * read_signature over the searcher and the facts reader). Their findings, deduplicated, join the
+ * candidate pool before evaluation. Without a `scout` prompt (a user's prompts folder may lack
+ * it) nothing runs.
  */
-export async function runScouts({ model, deps, scope, files, task, gaps, signal }: ScoutsInput): Promise<{ found: Candidate[]; usage: Usage }> {
+export async function runScouts({ model, deps, scope, files, task, gaps, focusAreas = [], signal }: ScoutsInput): Promise<{ found: Candidate[]; usage: Usage }> {
   const usage: Usage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 };
   const template = model.prompts.get('scout');
   if (!template) return { found: [], usage };
-  // Gaps a strong file points at first: those are what the task is missing.
-  const goals = [...gaps].sort((a, b) => Number(b.from !== undefined) - Number(a.from !== undefined)).slice(0, MAX_SCOUTS);
+  const goals = scoutGoals(gaps, focusAreas);
+  if (goals.length === 0) return { found: [], usage };
   const tools = createTools(deps, scope, new Set(files));
-  const runs = await Promise.all(goals.map((gap) => runScout({ model: model.chat, template, task, goal: gap.question, tools, maxSteps: MAX_STEPS, signal, memo: model.memo })));
+  const runs = await Promise.all(goals.map((goal) => runScout({ model: model.chat, template, task, goal, tools, maxSteps: MAX_STEPS, signal, memo: model.memo })));
   const found = new Map<string, Candidate>();
   for (const run of runs) {
     usage.llmCalls += run.usage.llmCalls;
@@ -41,6 +46,18 @@ export async function runScouts({ model, deps, scope, files, task, gaps, signal 
     for (const candidate of run.found) if (!found.has(candidate.path)) found.set(candidate.path, candidate);
   }
   return { found: [...found.values()], usage };
+}
+
+/**
+ * What the subagents are sent after: gaps a strong file points at first (those are what the task
+ * is missing), then a focus area, then the task's own unresolved names; at most MAX_SCOUTS.
+ */
+export function scoutGoals(gaps: readonly Gap[], focusAreas: readonly string[]): string[] {
+  const ordered = [...gaps].sort((a, b) => Number(b.from !== undefined) - Number(a.from !== undefined));
+  const pointed = ordered.filter((g) => g.from !== undefined).map((g) => g.question);
+  const others = ordered.filter((g) => g.from === undefined).map((g) => g.question);
+  const focus = [...new Set(focusAreas)].slice(0, MAX_FOCUS_SCOUTS).map((dir) => `which files under ${dir.replace(/\/+$/, '')}/ does the task need?`);
+  return [...pointed, ...focus, ...others].slice(0, MAX_SCOUTS);
 }
 
 function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>) {
