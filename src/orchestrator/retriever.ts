@@ -1,5 +1,5 @@
 import type { Cache, Deps } from '../core/deps.js';
-import { silentLogger } from '../core/log.js';
+import { silentLogger, type Logger } from '../core/log.js';
 import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
@@ -42,17 +42,23 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     return cache;
   };
 
-  /** One root's loop, ready to run: options resolved, roles loaded, caches and evaluator built. */
-  const prepare = async (task: string, merged: RetrieveOptions): Promise<LoopContext> => {
-    const logger = merged.logger ?? overrides.logger ?? silentLogger;
+  /** One root's options resolved (and checked): a bad root, config or scope fails here. */
+  const resolveRun = async (merged: RetrieveOptions): Promise<ResolvedRun> => {
     const env = merged.env ?? process.env;
     const resolved = await resolveRunOptions(merged, env, defaultCacheDir(env));
+    return { merged, env, resolved, logger: merged.logger ?? overrides.logger ?? silentLogger };
+  };
+
+  /** One root's loop, ready to run: roles loaded, provider chosen (and said, when `announce`), caches and evaluator built. */
+  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<LoopContext> => {
     roles ??= loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir });
     const loaded = await roles;
     // An injected evaluator is the caller's choice: no provider is picked around it.
     const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
-    logger.info(choice.note);
-    if (choice.fallback) logger.warn(choice.fallback.message);
+    if (announce) {
+      logger.info(choice.note);
+      if (choice.fallback) logger.warn(choice.fallback.message);
+    }
     const cache = await cacheFor(resolved, overrides);
     const deps: Deps = {
       searcher: overrides.searcher ?? createSearcher({ logger, env }),
@@ -80,17 +86,17 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     async retrieve(task, options = {}) {
       const merged = mergeOptions(config, options);
       const roots = labelRoots(merged);
-      if (!roots) return runLoop(await prepare(task, merged));
+      if (!roots) return runLoop(await startRun(task, await resolveRun(merged), true));
       const labels = roots.map((r) => r.label);
       const shared: RetrieveOptions = { ...merged };
       delete shared.roots;
       return retrieveAcrossRoots({
-        task,
         roots,
         signal: merged.signal,
-        prepare: (root, signal) => {
+        resolve: async (root, signal) => {
           const scope = scopeFor(merged.scope, root.label, labels);
-          return prepare(task, { ...shared, root: root.path, signal, ...(scope === undefined ? {} : { scope }) });
+          const run = await resolveRun({ ...shared, root: root.path, signal, ...(scope === undefined ? {} : { scope }) });
+          return { path: run.resolved.root, start: (announce) => startRun(task, run, announce) };
         },
       });
     },
@@ -98,6 +104,13 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       for (const cache of caches.values()) await (await cache).flush();
     },
   };
+}
+
+interface ResolvedRun {
+  merged: RetrieveOptions;
+  env: Record<string, string | undefined>;
+  resolved: ResolvedOptions;
+  logger: Logger;
 }
 
 /** Per-call options over the retriever's; a call naming `root` or `roots` replaces both. */

@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import { isAbortError, UsageError } from '../core/errors.js';
 import type { RetrieveOptions, RootSpec } from '../core/options.js';
+import { isRootLabel, LABEL_RULE, LABEL_SEPARATOR, labelPath } from '../core/roots.js';
 import type { RetrieveResult, RootResult, Usage } from '../core/types.js';
 import { assembleResult, readPackMaterial, type Finished, type PackMaterial } from './finish.js';
 import { runCycles, type LoopContext } from './loop.js';
@@ -9,16 +10,6 @@ import { runCycles, type LoopContext } from './loop.js';
 export interface LabelledRoot {
   label: string;
   path: string;
-}
-
-const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-
-/** Separates a root's label from a path in the result, and in `scope` entries: `api:src/x.ts`. */
-export const LABEL_SEPARATOR = ':';
-
-/** True for a usable root label: letters, digits, `_`, `.`, `-`, starting with a letter or digit. */
-export function isRootLabel(value: string): boolean {
-  return LABEL.test(value);
 }
 
 /**
@@ -51,7 +42,7 @@ function labelOf(spec: RootSpec, index: number): string {
     return name || `root${index + 1}`;
   }
   if (!isRootLabel(spec.label)) {
-    throw new UsageError('bad_option', `bad root label ${JSON.stringify(spec.label)}: use letters, digits, "_", "." and "-", starting with a letter or digit`);
+    throw new UsageError('bad_option', `bad root label ${JSON.stringify(spec.label)}: ${LABEL_RULE}`);
   }
   return spec.label;
 }
@@ -72,11 +63,18 @@ export function scopeFor(scope: readonly string[] | undefined, label: string, la
   return out;
 }
 
+/** A root whose options are resolved: its directory exists, its config file and scope are valid. */
+export interface ResolvedRoot {
+  /** Absolute, symlinks resolved. */
+  path: string;
+  /** Builds its loop (caches, evaluator); `announce` says the provider on the logger. */
+  start(announce: boolean): Promise<LoopContext>;
+}
+
 export interface AcrossRoots {
-  task: string;
   roots: readonly LabelledRoot[];
-  /** Builds the loop of one root (its options resolved, its caches and evaluator ready). */
-  prepare(root: LabelledRoot, signal: AbortSignal): Promise<LoopContext>;
+  /** Resolves one root's options, with `signal` in them: a bad root fails here, before any run. */
+  resolve(root: LabelledRoot, signal: AbortSignal): Promise<ResolvedRoot>;
   signal?: AbortSignal | undefined;
 }
 
@@ -92,15 +90,19 @@ interface RootRun {
  * are ranked together (each root's scores are 0–1 on its own evidence) and packed within the
  * first root's budget, paths reading `label:path`. A failing root stops the others.
  */
-export async function retrieveAcrossRoots({ task, roots, prepare, signal }: AcrossRoots): Promise<RetrieveResult> {
+export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal }: AcrossRoots): Promise<RetrieveResult> {
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   if (signal?.aborted) stop();
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    const contexts = await settleAll(roots.map((root) => prepare(root, controller.signal)), stop);
-    const resolved = contexts.map((ctx, i) => ({ root: { label: roots[i]!.label, path: ctx.options.root }, ctx }));
-    refuseSameDirectory(resolved.map((r) => r.root));
+    // Every root is checked before any starts, so a bad one fails alone and first.
+    const checked = await settleAll(roots.map((root) => resolveRoot(root, controller.signal)), stop);
+    const labelled = checked.map((r, i) => ({ label: roots[i]!.label, path: r.path }));
+    refuseSameDirectory(labelled);
+    // The provider is the same choice for every root: said once.
+    const contexts = await Promise.all(checked.map((r, i) => r.start(i === 0)));
+    const resolved = contexts.map((ctx, i) => ({ root: labelled[i]!, ctx }));
     const runs = await settleAll(
       resolved.map(async ({ root, ctx }): Promise<RootRun> => {
         const run = await runCycles(ctx);
@@ -153,7 +155,7 @@ function mergeRuns(runs: readonly RootRun[]): { run: Finished; material: PackMat
   const merged: Finished = { scores: [], facts: new Map(), gaps: [], cycles: [], usage, provider: runs[0]!.run.provider, fallback: undefined };
   const texts = new Map<string, string>();
   for (const { root, run, material } of runs) {
-    const label = (path: string): string => `${root.label}${LABEL_SEPARATOR}${path}`;
+    const label = (path: string): string => labelPath(root.label, path);
     for (const score of run.scores) merged.scores.push({ ...score, path: label(score.path) });
     for (const [path, facts] of run.facts) merged.facts.set(label(path), { ...facts, path: label(path) });
     for (const [path, text] of material.texts) texts.set(label(path), text);
