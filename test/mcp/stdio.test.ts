@@ -2,7 +2,7 @@
  * `ctxloop mcp` end to end: the built binary as a child process, driven by the MCP SDK's own
  * client over a real stdio transport. Needs `npm run build` first (`npm test` does it).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -135,5 +135,34 @@ describe.runIf(existsSync(BIN))('ctxloop mcp stdout', () => {
     } finally {
       repo.cleanup();
     }
+  });
+});
+
+describe.runIf(existsSync(BIN))('ctxloop mcp flags', () => {
+  const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((done) => {
+      const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      child.stdin?.end();
+    });
+
+  it('prints its help on stdout with exit 0, also through ctxloop help mcp', async () => {
+    for (const args of [['mcp', '--help'], ['help', 'mcp']]) {
+      const r = await run(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('ctxloop mcp: an MCP server on stdio');
+      expect(r.stdout).toContain('--root [LABEL=]DIR');
+    }
+  });
+
+  it.each([
+    [['mcp', '--root', '/nonexistent/dir'], /root not found: \/nonexistent\/dir/],
+    [['mcp', '--root', 'a=/tmp', '--root', 'a=/'], /two roots have the label "a"/],
+    [['mcp', '--bogus'], /unknown flag --bogus/],
+    [['mcp', '--budget', '5'], /--budget must be between/],
+  ])('refuses %j before serving: one line on stderr, nothing on stdout, exit 2', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toMatch(message);
   });
 });
