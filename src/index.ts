@@ -2,7 +2,7 @@
 export { retrieve } from './orchestrator/loop.js';
 export { createRetriever } from './orchestrator/retriever.js';
 export type { Retriever } from './orchestrator/retriever.js';
-export type { RetrieveOptions, ProviderName } from './core/options.js';
+export type { RetrieveOptions, ProviderName, RootSpec } from './core/options.js';
 export type {
   RetrieveResult,
   FileResult,
@@ -12,6 +12,7 @@ export type {
   Usage,
   ProgressEvent,
   FallbackReason,
+  RootResult,
 } from './core/types.js';
 export type { Logger } from './core/log.js';
 export { CtxloopError, UsageError, SearchError, ProviderError, CacheError, isCtxloopError } from './core/errors.js';

@@ -11,13 +11,13 @@ export interface CommandSummary {
 const RETRIEVE_FLAG_HELP: ReadonlyArray<readonly [string, string]> = [
   ['--task TEXT', 'the task: an issue, a bug report, a feature request'],
   ['--task-file FILE', 'read the task from FILE ("-" = stdin); with neither, piped stdin is read'],
-  ['--root DIR', 'repository to search (default: the current directory)'],
+  ['--root [LABEL=]DIR', 'repository to search (default: the current directory); repeat for several, paths then read LABEL:path (LABEL defaults to the directory name)'],
   ['--format json|md|paths', 'output: the JSON contract, a Markdown context pack, or one path a line (default: md)'],
   ['--json', 'same as --format json'],
   ['--max-cycles N', `dispatch-evaluate-refine cycles at most, 1-3 (default: ${DEFAULTS.maxCycles})`],
   ['--threshold X', `score 0-1 a file needs to be packed (default: ${DEFAULTS.threshold})`],
   ['--budget TOKENS', `token budget of the pack (default: ${DEFAULTS.budget})`],
-  ['--scope PATH', 'search only under PATH (root-relative; repeatable)'],
+  ['--scope PATH', 'search only under PATH (root-relative; repeatable; LABEL:PATH for one of several roots)'],
   ['--include GLOB', 'search only files matching GLOB (repeatable)'],
   ['--exclude GLOB', 'never search files matching GLOB (repeatable)'],
   ['--provider NAME', 'auto|offline|anthropic|openai (default: auto = a configured API key, else offline)'],
@@ -37,6 +37,7 @@ const EXAMPLES = [
   'ctxloop retrieve --task "email verification links expire too early"',
   'ctxloop retrieve --task-file issue.md --json > context.json',
   'git log -1 --format=%B | ctxloop retrieve --format paths',
+  'ctxloop retrieve --root api=../api --root web=. --task "the login form gets a 500"',
 ];
 
 /** `ctxloop --help`: commands, the flags of `retrieve`, exit codes. */

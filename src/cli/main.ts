@@ -27,6 +27,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['retrieve', { summary: 'find the files and regions a task needs (the loop)', run: (argv, { io, run }) => runRetrieveCommand(argv, io, run) }],
   // Loaded on use: the harness (git checkouts, BM25) is not needed to retrieve.
   ['eval', { summary: 'measure ranking quality on labelled tasks (Acc@1, Hit@5, Acc@5, MRR)', run: async (argv, { io }) => (await import('../eval/command.js')).evalCommand(argv, io) }],
+  // Loaded on use: the MCP SDK is only needed to serve.
+  ['mcp', { summary: 'serve retrieve_context and locate_bug to an agent over MCP (stdio)', run: async (argv, { io }) => (await import('../mcp/command.js')).mcpCommand(argv, io) }],
 ]);
 
 // Imported on first use so `--help` and `--version` never load the search stack.

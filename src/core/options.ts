@@ -5,6 +5,18 @@ import type { ProgressEvent } from './types.js';
 
 export type ProviderName = 'auto' | 'offline' | 'anthropic' | 'openai';
 
+/** One of several repositories searched for one task (`RetrieveOptions.roots`). */
+export interface RootSpec {
+  /** The directory (absolute, or relative to the current directory). */
+  path: string;
+  /**
+   * Prefixes this root's paths in the result: `api` gives `api:src/server.ts`. Letters, digits,
+   * `_`, `.` and `-`, starting with a letter or digit; unique among the roots.
+   * @default the directory's name
+   */
+  label?: string;
+}
+
 /** Options of `retrieve()`. Everything is optional; `resolveOptions` fills the rest. */
 export interface RetrieveOptions {
   /**
@@ -12,6 +24,16 @@ export interface RetrieveOptions {
    * @default process.cwd()
    */
   root?: string;
+  /**
+   * Several repositories for one task (instead of `root`). Each is searched by its own loop; the
+   * files of all roots are ranked together by score and packed within one `budget`, and every
+   * path in the result reads `label:path`. A `scope` entry `label:dir` applies to that root
+   * only, a plain one to every root. Settings that concern the whole result (`threshold`,
+   * `budget`, `withContent`) come from the first root's configuration.
+   * @example
+   * retrieve('the login call returns 500', { roots: [{ label: 'api', path: '../api' }, { label: 'web', path: '.' }] })
+   */
+  roots?: RootSpec[];
   /**
    * Dispatch–evaluate–refine cycles at most (1–3).
    * @default 3
@@ -105,6 +127,12 @@ export interface RetrieveOptions {
    * @default 1000000
    */
   maxFileSize?: number;
+  /**
+   * Follow callers/callees of the top files: a deeper search around what ranked first. Accepted
+   * by every entry point (CLI, MCP, library); the loop does not act on it yet.
+   * @default false
+   */
+  deep?: boolean;
   /** Receives progress as the loop runs. */
   onProgress?: (event: ProgressEvent) => void;
   /** Cancels every search and model call. */

@@ -156,6 +156,8 @@ export interface CycleTrace {
   closed?: string[];
   /** Files retrieval subagents found for open gaps (with a model only). */
   scouted?: string[];
+  /** The label of the root this cycle searched, when several roots were searched. */
+  root?: string;
 }
 
 export interface Usage {
@@ -180,6 +182,18 @@ export interface RetrieveResult {
   usage: Usage;
   tokens: number;
   fallback?: { reason: FallbackReason; message?: string };
+  /**
+   * The roots searched, in the order given, when the run had several (or a labelled one): every
+   * path in `files` and `candidates` then reads `label:path`, and `root` is the first root's path.
+   */
+  roots?: RootResult[];
+}
+
+/** A root of a run over several repositories. */
+export interface RootResult {
+  label: string;
+  /** Absolute path. */
+  path: string;
 }
 
 /** Reported through `onProgress` as the loop runs. */

@@ -1,4 +1,6 @@
-import type { FileFacts, Gap, CycleTrace, RetrieveResult, Score, Usage } from '../core/types.js';
+import type { FactsReader, Tokenizer } from '../core/deps.js';
+import type { ResolvedOptions } from '../core/options.js';
+import type { FileFacts, Gap, CycleTrace, ProgressEvent, RetrieveResult, Score, Usage } from '../core/types.js';
 import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
 import { roundTo } from '../core/numbers.js';
@@ -17,26 +19,58 @@ export interface Finished {
   fallback: RetrieveResult['fallback'] | undefined;
 }
 
+/** What packing needs beyond the scores: the texts of the files at or above the threshold. */
+export interface PackMaterial {
+  texts: Map<string, string>;
+}
+
+/** What the result is assembled from besides the run: its head fields and the packing settings. */
+export interface Assembly {
+  task: string;
+  root: string;
+  options: Pick<ResolvedOptions, 'threshold' | 'budget' | 'withContent'>;
+  tokenizer: Tokenizer;
+  onProgress?: ((event: ProgressEvent) => void) | undefined;
+}
+
 /** Scores → the result contract: files ≥ threshold packed within the budget, the rest listed. */
 export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveResult> {
   const { options, deps } = ctx;
-  const ranked = [...run.scores].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
-  const keep = ranked.filter((s) => s.relevance >= options.threshold);
+  const material = await readPackMaterial(deps.facts, options.root, run, options.threshold, ctx.signal);
+  const result = assembleResult({ task: ctx.task, root: options.root, options, tokenizer: deps.tokenizer, onProgress: ctx.onProgress }, run, material);
+  await deps.cache.flush();
+  return result;
+}
+
+/**
+ * Reads, from `root`, the facts still missing and the texts of every file at or above the
+ * threshold: the packer itself does no I/O. Facts are added to `run.facts`.
+ */
+export async function readPackMaterial(reader: FactsReader, root: string, run: Finished, threshold: number, signal?: AbortSignal): Promise<PackMaterial> {
+  const keep = run.scores.filter((s) => s.relevance >= threshold);
   const missingFacts = keep.map((s) => s.path).filter((p) => !run.facts.has(p));
-  if (missingFacts.length > 0) for (const [p, f] of await deps.facts.read(options.root, missingFacts, ctx.signal)) run.facts.set(p, f);
+  if (missingFacts.length > 0) for (const [p, f] of await reader.read(root, missingFacts, signal)) run.facts.set(p, f);
   const texts = new Map<string, string>();
   for (const score of keep) {
-    const text = await deps.facts.readText(options.root, score.path);
+    const text = await reader.readText(root, score.path);
     if (text !== undefined) texts.set(score.path, text);
   }
-  const packed = packFiles({ scores: keep.filter((s) => texts.has(s.path) && run.facts.has(s.path)), facts: run.facts, texts, threshold: options.threshold, budget: options.budget, tokenizer: deps.tokenizer, withContent: options.withContent });
-  ctx.onProgress?.({ type: 'pack', files: packed.files.length, tokens: packed.tokens });
+  return { texts };
+}
+
+/** Packs the files at or above the threshold within the budget and lists the rest. Pure but for `onProgress`. */
+export function assembleResult(assembly: Assembly, run: Finished, material: PackMaterial): RetrieveResult {
+  const { options } = assembly;
+  const ranked = [...run.scores].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
+  const keep = ranked.filter((s) => s.relevance >= options.threshold);
+  const { texts } = material;
+  const packed = packFiles({ scores: keep.filter((s) => texts.has(s.path) && run.facts.has(s.path)), facts: run.facts, texts, threshold: options.threshold, budget: options.budget, tokenizer: assembly.tokenizer, withContent: options.withContent });
+  assembly.onProgress?.({ type: 'pack', files: packed.files.length, tokens: packed.tokens });
   const packedPaths = new Set(packed.files.map((f) => f.path));
-  await deps.cache.flush();
 
   const result: RetrieveResult = {
-    task: ctx.task,
-    root: options.root,
+    task: assembly.task,
+    root: assembly.root,
     provider: run.provider,
     files: packed.files,
     candidates: ranked

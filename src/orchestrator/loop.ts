@@ -6,7 +6,7 @@ import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEve
 import { scoreOffline } from '../evaluate/offline/index.js';
 import { planQuery } from '../refine/plan.js';
 import { refineQuery } from '../refine/refine.js';
-import { finish } from './finish.js';
+import { finish, type Finished } from './finish.js';
 import { judgeCandidates } from './judge.js';
 import type { ModelRoles } from './model-roles.js';
 import { planWithModelRoles } from './model-plan.js';
@@ -43,6 +43,14 @@ export interface LoopContext {
 
 /** The loop itself, on resolved options and built dependencies. */
 export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
+  return finish(ctx, await runCycles(ctx));
+}
+
+/**
+ * Plan, then dispatch → evaluate → refine until the loop stops: the scores and gaps, not yet
+ * packed. Several roots run this each and are packed together (roots.ts).
+ */
+export async function runCycles(ctx: LoopContext): Promise<Finished> {
   const { options, deps, signal } = ctx;
   const task = ctx.task.trim();
   if (!task) throw new UsageError('no_task', 'the task is empty', { hint: 'pass --task "…", --task-file FILE, or the task on stdin' });
@@ -167,7 +175,7 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     search = next.search;
   }
 
-  return finish(ctx, { scores, facts, gaps, cycles, usage, provider, fallback });
+  return { scores, facts, gaps, cycles, usage, provider, fallback };
 }
 
 /** Reads structure for the candidates an offline pre-ranking puts first (cached by content hash). */

@@ -55,7 +55,7 @@ export async function runRetrieveCommand(argv: string[], io: Io, run: RunRetriev
 function optionsOf(args: RetrieveArgs, reporter: Reporter, signal: AbortSignal | undefined): RetrieveOptions {
   const options: RetrieveOptions = {
     ...args.settings,
-    root: args.root,
+    ...(args.roots ? { roots: args.roots } : { root: args.root }),
     logger: reporter.logger,
     onProgress: reporter.onProgress,
   };

@@ -31,7 +31,8 @@ function titleOf(task: string): string {
 function headerOf(result: RetrieveResult): string {
   const fallback = result.fallback ? ` (fallback: ${result.fallback.reason})` : '';
   const files = `${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`;
-  return `Root: \`${result.root}\` · provider: ${result.provider}${fallback} · ${files}`;
+  const roots = result.roots ? `Roots: ${result.roots.map((r) => `${r.label} = \`${r.path}\``).join(', ')}` : `Root: \`${result.root}\``;
+  return `${roots} · provider: ${result.provider}${fallback} · ${files}`;
 }
 
 function renderFile(file: FileResult): string[] {
