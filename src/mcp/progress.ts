@@ -6,21 +6,32 @@ export interface ProgressNotification {
   params: { progressToken: string | number; progress: number; message: string };
 }
 
+export interface ProgressNotifier {
+  onProgress: (event: ProgressEvent) => void;
+  /** Resolves when every notification so far has been sent (or dropped): await it before answering. */
+  settled(): Promise<void>;
+}
+
 /**
  * `onProgress` for one tool call: each loop event becomes a progress notification with a
- * growing count and a line a person can read. Undefined when the client sent no progress token
- * (it did not ask). A notification that cannot be sent is dropped: progress is never worth
- * failing the call for.
+ * growing count and a line a person can read, sent one after another in event order. Undefined
+ * when the client sent no progress token (it did not ask). A notification that cannot be sent
+ * is dropped: progress is never worth failing the call for.
  */
 export function createProgressNotifier(
   token: string | number | undefined,
   send: (notification: ProgressNotification) => Promise<void>,
-): ((event: ProgressEvent) => void) | undefined {
+): ProgressNotifier | undefined {
   if (token === undefined) return undefined;
   let progress = 0;
-  return (event) => {
-    progress += 1;
-    send({ method: 'notifications/progress', params: { progressToken: token, progress, message: describeEvent(event) } }).catch(() => {});
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    onProgress: (event) => {
+      progress += 1;
+      const notification: ProgressNotification = { method: 'notifications/progress', params: { progressToken: token, progress, message: describeEvent(event) } };
+      chain = chain.then(() => send(notification)).catch(() => {});
+    },
+    settled: () => chain,
   };
 }
 

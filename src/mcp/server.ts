@@ -69,19 +69,21 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
   const server = new McpServer({ name: 'ctxloop', version });
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-  const optionsFor = (args: WhereArgs, extra: CallContext): RetrieveOptions => {
+  const optionsFor = (args: WhereArgs, extra: CallContext): { options: RetrieveOptions; settled: () => Promise<void> } => {
     const options: RetrieveOptions = { signal: extra.signal, withContent: args.content ?? true };
     if (args.root !== undefined) options.root = resolve(cwd, args.root);
     if (args.roots !== undefined) options.roots = args.roots.map((r) => ({ path: resolve(cwd, r.path), ...(r.label === undefined ? {} : { label: r.label }) }));
     if (args.budget !== undefined) options.budget = args.budget;
-    const onProgress = createProgressNotifier(extra._meta?.progressToken, extra.sendNotification);
-    if (onProgress) options.onProgress = onProgress;
-    return options;
+    const notifier = createProgressNotifier(extra._meta?.progressToken, extra.sendNotification);
+    if (notifier) options.onProgress = notifier.onProgress;
+    return { options, settled: notifier ? notifier.settled : () => Promise.resolve() };
   };
 
-  const answer = async (tool: string, args: WhereArgs, run: () => Promise<RetrieveResult>): Promise<CallToolResult> => {
+  // Progress notifications go out before the answer: a client reading the last one sees the pack's.
+  const answer = async (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<RetrieveResult>): Promise<CallToolResult> => {
+    const { options, settled } = optionsFor(args, extra);
     try {
-      const result = await run();
+      const result = await run(options).finally(settled);
       logger.info(`${tool}: ${result.files.length} files, ${result.tokens} tokens`);
       return { content: [{ type: 'text', text: renderFor(result, args.format ?? 'md') }] };
     } catch (error) {
@@ -101,8 +103,7 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
       annotations: readOnly,
     },
     (args, extra) =>
-      answer('retrieve_context', args, () => {
-        const options = optionsFor(args, extra);
+      answer('retrieve_context', args, extra, (options) => {
         if (args.scope !== undefined) options.scope = args.scope;
         if (args.deep !== undefined) options.deep = args.deep;
         return retriever.retrieve(args.task, options);
@@ -118,7 +119,7 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
       inputSchema: locateShape,
       annotations: readOnly,
     },
-    (args, extra) => answer('locate_bug', args, () => locateBug(retriever, args.error, optionsFor(args, extra))),
+    (args, extra) => answer('locate_bug', args, extra, (options) => locateBug(retriever, args.error, options)),
   );
 
   return server;
