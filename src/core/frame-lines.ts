@@ -104,8 +104,8 @@ export const HEADERS = {
   /** `thread 'main' panicked at src/main.rs:5:10:` (1.73+) and `thread 'main' panicked at 'msg', src/main.rs:5:10` */
   rustPanic: /^thread '[^']*' panicked at (?:'(.*)', )?(\S+?\.rs):(\d+):(\d+):?\s*$/,
   rustBacktrace: /^\s*stack backtrace:\s*$/,
-  /** `==123==ERROR: AddressSanitizer: heap-use-after-free on address …`, LeakSanitizer's `Direct leak of …` */
-  sanitizer: /^(?:==\d+==)?\s*ERROR: (\w+Sanitizer): (\S+)(.*)$/,
+  /** `==123==ERROR: AddressSanitizer: heap-use-after-free on address …`, `… attempting double-free on …` */
+  sanitizer: /^(?:==\d+==)?\s*ERROR: (\w+Sanitizer): ((?:attempting )?)([\w-]+)(.*)$/,
   sanitizerLeak: /^\s*((?:Direct|Indirect) leak) of (.+?) allocated from:\s*$/,
   /** A sanitizer's further blocks: where the memory was freed, allocated, the thread created. */
   sanitizerSection: /^\s*(?:freed by thread|previously allocated by thread|allocated by thread|Thread T\d+ created by|Memory was freed by)\b.*:\s*$/,

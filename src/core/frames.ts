@@ -116,7 +116,7 @@ class Scanner {
       if (this.current?.family !== 'rust' || this.current.backtrace) this.open('rust', 'main');
       this.current!.backtrace = true;
     } else if ((m = HEADERS.sanitizer.exec(line))) {
-      this.open('native', 'main', { type: m[2]!, message: `${m[1]}: ${m[2]}${m[3] ?? ''}`.trim() });
+      this.open('native', 'main', { type: m[3]!, message: `${m[1]}: ${m[2]}${m[3]}${m[4] ?? ''}`.trim() });
     } else if ((m = HEADERS.sanitizerLeak.exec(line))) {
       this.open('native', 'main', { type: 'memory leak', message: `${m[1]} of ${m[2]}` });
     } else if (HEADERS.sanitizerSummary.test(line)) {
