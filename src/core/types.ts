@@ -156,6 +156,8 @@ export interface CycleTrace {
   closed?: string[];
   /** Files retrieval subagents found for open gaps (with a model only). */
   scouted?: string[];
+  /** Files deep mode added (`--deep`): callers, callees and imports of the best files, scored in this pass. */
+  deep?: string[];
 }
 
 export interface Usage {
