@@ -4,6 +4,7 @@
  * are remembered for the lookup's lifetime, so a walk never searches a name twice.
  */
 import type { FactsReader, SearchScope, Searcher } from '../core/deps.js';
+import { isDefinitionLine } from '../core/definitions.js';
 import { fileKindOf, type FileKind } from '../core/files.js';
 import { KEYWORDS } from '../core/text.js';
 import type { FileFacts, Query } from '../core/types.js';
@@ -60,8 +61,9 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
       if (fresh.length > 0) {
         for (const name of fresh) known.set(name, { defs: [], calls: [] });
         const found = await searcher.search({ ...scope, query: symbolQuery(fresh), maxCandidates: options.maxFiles ?? 400 }, signal);
-        // Prose and data name functions too (`step_two(y)` in a README): only code calls or defines them.
-        const files = found.candidates.filter((c) => c.symbols.length > 0 && !PROSE_KINDS.has(fileKindOf(c.path)));
+        // Prose and data name functions too (`step_two(y)` in a README): only code calls or defines
+        // them. Files whose lines only mention a name (imports, comments) are not parsed at all.
+        const files = found.candidates.filter((c) => !PROSE_KINDS.has(fileKindOf(c.path)) && c.hits.some((h) => h.terms.some((t) => fresh.includes(t) && (isCallOf(h.text, t) || isDefinitionLine(h.text, t)))));
         await readFacts(files.map((c) => c.path));
         for (const candidate of files) {
           const fileFacts = factsCache.get(candidate.path);
