@@ -284,11 +284,14 @@ export interface TraceNode {
   kind: SymbolDef['kind'] | 'module';
   /** Where the call that links this node to its parent is written (a line of the caller's file). */
   callLine?: number;
-  /** Definitions that call this one (direction `callers` or `both`). */
+  /** Definitions that call this one (direction `callers` or `both`). Absent: not expanded (the depth ran out); empty: none found. */
   callers?: TraceNode[];
-  /** Definitions this one calls (direction `callees` or `both`). */
+  /** Definitions this one calls (direction `callees` or `both`). Absent: not expanded; empty: none found in the repository. */
   callees?: TraceNode[];
-  /** Set where the chain came back to a definition already on it: the node is not expanded again. */
+  /**
+   * Set where the chain came back to a definition already on it (same file and name): the node
+   * is not expanded again. Snake case because the issue that specified the field named it so.
+   */
   cycle_detected?: true;
 }
 
