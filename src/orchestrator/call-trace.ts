@@ -6,6 +6,8 @@ import { walkCalls } from '../callgraph/walk.js';
 import { prepareTool, type ToolDeps } from './tool-deps.js';
 
 const DIRECTIONS = ['callers', 'callees', 'both'] as const;
+/** Definitions of the symbol walked from at most. */
+const MAX_DEFINITIONS = 20;
 
 /**
  * The call chains through a symbol: its definitions, who calls them and what they call, as
@@ -27,10 +29,12 @@ export async function trace(symbol: string, options: TraceOptions = {}, deps: Pa
   const { searcher, facts, cache, logger } = prepared.deps;
   try {
     const lookup = createSymbolLookup({ scope, searcher, facts, ...(options.signal ? { signal: options.signal } : {}) });
-    const roots = (await lookup.lookup([name])).get(name)!.defs;
-    if (roots.length === 0) logger.warn(`no definition of ${name} found under ${scope.root}`);
+    const defs = (await lookup.lookup([name])).get(name)!.defs;
+    if (defs.length === 0) logger.warn(`no definition of ${name} found under ${scope.root}`);
+    // A common name (`get`, `run`) can be defined in hundreds of files: the first few, by path, are walked.
+    const roots = [...defs].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.start - b.start)).slice(0, MAX_DEFINITIONS);
     const walked = await walkCalls(lookup, roots, { direction, depth, fanOut: DEFAULTS.traceFanOut, maxNodes: DEFAULTS.traceMaxNodes, ...(options.signal ? { signal: options.signal } : {}) });
-    return { symbol: name, root: scope.root, direction, depth, definitions: walked.trees, truncated: walked.truncated };
+    return { symbol: name, root: scope.root, direction, depth, definitions: walked.trees, truncated: walked.truncated || defs.length > roots.length };
   } finally {
     await cache.flush();
   }
