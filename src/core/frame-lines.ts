@@ -26,7 +26,7 @@ const JVM = /^\s*at ((?:[\w$.\-@]*\/)*(?:[\w$]+\.)+[\w$<>\-]+)\(([^()]*)\)(?:\s*
 /** `at fn (path:1:2)`, `at path:1:2`, `at async fn (path:1:2)`, `at new Foo (<anonymous>)`; Node prints ` {` before an error's own properties. */
 const V8 = /^\s*at (?:(.+?) \((.+)\)|(\S+))\s*\{?\s*$/;
 /** Firefox and Safari: `fn@path:1:2`, `@path:1:2`, `fn/<@path:1:2` */
-const FIREFOX = /^\s*([\w$.<>/\[\]]*)@(\S+?):(\d+)(?::(\d+))?\s*$/;
+const FIREFOX = /^\s*((?:[\w$.<>\[\]][\w$.<>/\[\]]*)?)@(\S+?):(\d+)(?::(\d+))?\s*$/;
 /** A location with a line and maybe a column: `path:12`, `path:12:5`. */
 const LOCATION = /^(.+?):(\d+)(?::(\d+))?$/;
 /** Sanitizers: `#0 0x4c1a2b in fn /path/x.c:12:5`, `#1 0x7f in fn (/lib/libc.so.6+0x21bf6)`, `(BuildId: …)` */

@@ -74,11 +74,12 @@ class Scanner {
     if (this.readHeader(line)) return;
     // Inside a Rust backtrace first: its `at path:line` lines read like V8 frames.
     if (this.current?.backtrace && this.readRustLine(this.current, line)) return;
-    const frame = readFrameLine(line);
-    if (frame) return this.addFrame(frame);
+    // A Go location before the other formats: a module path's `@v1.2.0` reads like a Firefox frame.
     const go = GO_LOCATION.exec(line);
     const fn = go && GO_FUNCTION.exec(previous);
     if (go && fn) return this.addFrame({ format: 'go', file: go[1]!, line: Number(go[2]), name: fn[1]!.trim() });
+    const frame = readFrameLine(line);
+    if (frame) return this.addFrame(frame);
     this.readLocations(line);
   }
 

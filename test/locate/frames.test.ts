@@ -137,6 +137,11 @@ describe('parseStackTrace: Go', () => {
     expect(parsed.frames[0]!.qualified).toBe('github.com/acme/proj/internal/store.(*Cache).Get');
     expect(parsed.errors).toEqual([{ type: 'panic', message: 'runtime error: index out of range [5] with length 3', trace: 0 }]);
   });
+
+  it('reads a module-cache path with its @version as a Go frame', () => {
+    const parsed = parseStackTrace(['github.com/acme/proj/internal/store.(*Cache).Get(...)', '\t/root/go/pkg/mod/github.com/acme/proj@v1.2.0/internal/store/cache.go:27'].join('\n'));
+    expect(parsed.frames).toEqual([expect.objectContaining({ format: 'go', file: '/root/go/pkg/mod/github.com/acme/proj@v1.2.0/internal/store/cache.go', line: 27, symbol: 'Get' })]);
+  });
 });
 
 describe('parseStackTrace: Rust', () => {
