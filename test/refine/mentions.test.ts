@@ -23,7 +23,7 @@ describe('planQuery on a task holding a stack trace', () => {
     expect(plan.symbols).not.toContain('main');
   });
 
-  it('takes gdb frames nearest the crash first, the C library's own frame after them', () => {
+  it('takes gdb frames nearest the crash first, the C library frame after them', () => {
     const plan = planQuery(['Crash on implode', '#0  0x00007ffff729da28 in __GI_raise (sig=6) at ../sysdeps/unix/sysv/linux/raise.c:55', '#1  0x00007ffff7babe46 in jv_string_implode (j=...) at jv.c:717', '#2  0x00007ffff7ba73dd in f_string_implode (jq=0x0, a=...) at builtin.c:969'].join('\n'));
     expect(plan.symbols.slice(0, 2)).toEqual(['jv_string_implode', 'f_string_implode']);
     expect(plan.paths.slice(0, 2)).toEqual(['jv.c', 'builtin.c']);
