@@ -2,7 +2,9 @@
 export { retrieve } from './orchestrator/loop.js';
 export { createRetriever } from './orchestrator/retriever.js';
 export type { Retriever } from './orchestrator/retriever.js';
-export type { RetrieveOptions, ProviderName, RootSpec } from './core/options.js';
+export { trace } from './orchestrator/call-trace.js';
+export { locate } from './orchestrator/locate.js';
+export type { RetrieveOptions, ProviderName, RootSpec, SearchOptions, TraceOptions, LocateOptions } from './core/options.js';
 export type {
   RetrieveResult,
   FileResult,
@@ -13,6 +15,14 @@ export type {
   ProgressEvent,
   FallbackReason,
   RootResult,
+  TraceResult,
+  TraceNode,
+  LocateResult,
+  LocateCandidate,
+  LocatedFrame,
+  StackFrame,
+  FrameFormat,
+  ErrorReport,
 } from './core/types.js';
 export type { Logger } from './core/log.js';
 export { CtxloopError, UsageError, SearchError, ProviderError, CacheError, isCtxloopError } from './core/errors.js';

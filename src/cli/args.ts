@@ -14,7 +14,7 @@ export type TaskSource = { kind: 'text'; text: string } | { kind: 'file'; path: 
 /** The `retrieve()` options a flag can set. */
 export type FlagSettings = Pick<
   RetrieveOptions,
-  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent'
+  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent' | 'deep' | 'deepDepth'
 >;
 
 /** `ctxloop retrieve` after parsing and validation; paths are absolute (resolved against cwd). */
@@ -52,6 +52,8 @@ export const RETRIEVE_FLAGS = {
   cache: { type: 'string' },
   'no-cache': { type: 'boolean' },
   'with-content': { type: 'boolean' },
+  deep: { type: 'boolean' },
+  depth: { type: 'string' },
   'agents-dir': { type: 'string' },
   'prompts-dir': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -155,6 +157,9 @@ function settingsOf(values: Values, cwd: string): FlagSettings {
   if (values.cache !== undefined) settings.cache = resolve(cwd, parseTextFlag('--cache', values.cache));
   if (values['no-cache']) settings.cache = false;
   if (values['with-content']) settings.withContent = true;
+  if (values.depth !== undefined && !values.deep) throw conflict('--depth needs --deep (it sets how many hops deep mode follows)');
+  if (values.deep) settings.deep = true;
+  if (values.depth !== undefined) settings.deepDepth = parseNumberFlag('--depth', values.depth, 'deepDepth');
   if (values['agents-dir'] !== undefined) settings.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
   if (values['prompts-dir'] !== undefined) settings.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
   return settings;

@@ -25,6 +25,8 @@ const RETRIEVE_FLAG_HELP: ReadonlyArray<readonly [string, string]> = [
   ['--cache DIR', 'cache directory (default: the user cache dir)'],
   ['--no-cache', 'do not read or write the cache'],
   ['--with-content', 'include the code of each region in the result'],
+  ['--deep', 'after the loop, follow callers, callees and imports from the best files and score what they lead to'],
+  ['--depth N', `hops --deep follows, 1-5 (default: ${DEFAULTS.deepDepth}); only with --deep`],
   ['--agents-dir DIR', 'role definitions replacing the bundled agents/'],
   ['--prompts-dir DIR', 'prompt templates replacing the bundled prompts/'],
   ['-q, --quiet', 'stderr: errors only'],
@@ -86,4 +88,58 @@ export async function readVersion(): Promise<string> {
   const text = await readFile(new URL('../../package.json', import.meta.url), 'utf8');
   const version = (JSON.parse(text) as { version?: unknown }).version;
   return typeof version === 'string' ? version : '0.0.0';
+}
+
+/** Flags `trace` and `locate` share with `retrieve`. */
+const TOOL_FLAG_HELP: ReadonlyArray<readonly [string, string]> = [
+  ['--root DIR', 'repository to search (default: the current directory)'],
+  ['--json', 'print the result as JSON (default: text)'],
+  ['--scope PATH', 'search only under PATH (root-relative; repeatable)'],
+  ['--include GLOB', 'search only files matching GLOB (repeatable)'],
+  ['--exclude GLOB', 'never search files matching GLOB (repeatable)'],
+  ['--cache DIR', 'cache directory for parsed files (default: the user cache dir)'],
+  ['--no-cache', 'do not read or write the cache'],
+  ['-q, --quiet', 'stderr: errors only'],
+  ['--verbose', 'stderr: debug logs, stack traces'],
+  ['--no-color', 'no colour on stderr (also NO_COLOR, TERM=dumb)'],
+  ['-h, --help', 'show this help'],
+];
+
+/** `ctxloop trace --help`. */
+export function renderTraceHelp(): string {
+  return joinSections([
+    'ctxloop trace: the call chains through a symbol (who calls it, what it calls), as nested file:line nodes',
+    section('Usage', ['ctxloop trace --symbol NAME [--direction callers|callees|both] [--depth N] [--json]']),
+    section(
+      'Flags',
+      table([
+        ['--symbol NAME', 'the function, method or class to start from (required)'],
+        ['--direction WAY', 'callers (who calls it), callees (what it calls), or both (default: both)'],
+        ['--depth N', `hops from the symbol's definitions, 1-8 (default: ${DEFAULTS.traceDepth})`],
+        ...TOOL_FLAG_HELP,
+      ]),
+    ),
+    'A chain that comes back to a definition already on it stops there: "cycle_detected": true in JSON, [cycle] in text.',
+    section('Examples', ['ctxloop trace --symbol parseConfig --direction callers --depth 2', 'ctxloop trace --symbol handle_request --json > calls.json']),
+    exitCodesSection(),
+  ]);
+}
+
+/** `ctxloop locate --help`. */
+export function renderLocateHelp(): string {
+  return joinSections([
+    'ctxloop locate: where a bug probably is, from its stack trace or error message (top 5 suspects with confidence and reason)',
+    section('Usage', ['ctxloop locate --error FILE [flags]', 'command 2>&1 | ctxloop locate --error - [flags]']),
+    section(
+      'Flags',
+      table([
+        ['--error FILE', 'the error text: a stack trace, panic, sanitizer or gdb report, or a message ("-" = stdin; with no --error, piped stdin is read)'],
+        ['--history-depth N', `commits of git history read for recency and churn, 0 = none (default: ${DEFAULTS.historyDepth})`],
+        ...TOOL_FLAG_HELP,
+      ]),
+    ),
+    'Reads Python tracebacks, Node/V8 and Firefox stacks, Java/Kotlin (Caused by), Go panics, Rust panics and backtraces, sanitizer, gdb and valgrind reports; paths from other machines are matched by their tail.',
+    section('Examples', ['ctxloop locate --error crash.log', 'pytest -x 2>&1 | ctxloop locate --error - --json']),
+    exitCodesSection(),
+  ]);
 }

@@ -163,3 +163,20 @@ export interface Deps {
   clock: Clock;
   logger: Logger;
 }
+
+/** How lately and how often each file changed in a repository's recent history. */
+export interface FileHistory {
+  /** Commits read, newest first (at most the depth asked for). */
+  commits: number;
+  /** Root-relative POSIX path → `latest`: the newest commit that changed it (0 = HEAD), `changes`: how many of the commits did. */
+  files: Map<string, { latest: number; changes: number }>;
+}
+
+/** Reads version-control history. */
+export interface HistoryReader {
+  /**
+   * The last `depth` commits that changed files under `root`. Undefined when there is no history
+   * to read (not a repository, git missing, git failed): never thrown, since history is a hint.
+   */
+  read(root: string, depth: number, signal?: AbortSignal): Promise<FileHistory | undefined>;
+}

@@ -129,11 +129,16 @@ export interface RetrieveOptions {
    */
   maxFileSize?: number;
   /**
-   * Follow callers/callees of the top files: a deeper search around what ranked first. Accepted
-   * by every entry point (CLI, MCP, library); the loop does not act on it yet.
+   * Deep mode: after the loop, follow callers, callees and imports from the best files and let
+   * the evaluator score what they lead to.
    * @default false
    */
   deep?: boolean;
+  /**
+   * Hops deep mode follows from the best files (1–5).
+   * @default 2
+   */
+  deepDepth?: number;
   /** Receives progress as the loop runs. */
   onProgress?: (event: ProgressEvent) => void;
   /** Cancels every search and model call. */
@@ -170,6 +175,8 @@ export interface ResolvedOptions {
   maxCandidates: number;
   concurrency: number;
   maxFileSize: number;
+  deep: boolean;
+  deepDepth: number;
 }
 
 export const DEFAULTS = {
@@ -191,6 +198,18 @@ export const DEFAULTS = {
   enoughFiles: 3,
   /** Scores below this become excludes for the next cycle. */
   excludeBelow: 0.2,
+  /** Hops deep mode follows from the best files. */
+  deepDepth: 2,
+  /** Hops `trace` walks from a symbol's definitions. */
+  traceDepth: 3,
+  /** Callers or callees followed per definition and hop (trace and deep mode). */
+  traceFanOut: 8,
+  /** Definitions in one trace at most. */
+  traceMaxNodes: 200,
+  /** Commits `locate` reads for recency and churn. */
+  historyDepth: 200,
+  /** Suspects `locate` returns. */
+  locateLimit: 5,
 } as const;
 
 /** The fields a config file, flags or the environment may set. */
@@ -216,6 +235,8 @@ export const settingsSchema = z
     maxCandidates: z.number().int().min(10).max(5000),
     concurrency: z.number().int().min(1).max(64),
     maxFileSize: z.number().int().min(1024),
+    deep: z.boolean(),
+    deepDepth: z.number().int().min(1).max(5),
   })
   .partial()
   .strict();
@@ -312,6 +333,8 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
     maxCandidates: merged.maxCandidates ?? DEFAULTS.maxCandidates,
     concurrency: merged.concurrency ?? DEFAULTS.concurrency,
     maxFileSize: merged.maxFileSize ?? DEFAULTS.maxFileSize,
+    deep: merged.deep ?? false,
+    deepDepth: merged.deepDepth ?? DEFAULTS.deepDepth,
   };
 }
 
@@ -319,4 +342,35 @@ function stripUndefined<T extends object>(value: T): Settings {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) if (v !== undefined && key !== 'root') out[key] = v;
   return out as Settings;
+}
+
+/** Where `trace()` and `locate()` look: the search settings of `retrieve()`. */
+export type SearchOptions = Pick<RetrieveOptions, 'root' | 'scope' | 'include' | 'exclude' | 'cache' | 'concurrency' | 'maxFileSize' | 'signal' | 'logger' | 'env'>;
+
+/** Options of `trace()`. */
+export interface TraceOptions extends SearchOptions {
+  /**
+   * Which calls to follow from the symbol's definitions: who calls it, what it calls, or both.
+   * @default 'both'
+   */
+  direction?: 'callers' | 'callees' | 'both';
+  /**
+   * Hops from the symbol's definitions (1–8).
+   * @default 3
+   */
+  depth?: number;
+}
+
+/** Options of `locate()`. */
+export interface LocateOptions extends SearchOptions {
+  /**
+   * Commits of git history read for recency and churn; 0 reads none.
+   * @default 200
+   */
+  historyDepth?: number;
+  /**
+   * Suspects returned (1–50).
+   * @default 5
+   */
+  limit?: number;
 }

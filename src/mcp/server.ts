@@ -10,7 +10,8 @@ import { renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
 import { renderPaths } from '../cli/render/paths.js';
 import type { Retriever } from '../orchestrator/retriever.js';
-import { locateBug } from './locate.js';
+import { renderLocateText } from '../cli/render/locate.js';
+import { locateBug, type LocatedContext } from './locate.js';
 import { createProgressNotifier, type ProgressNotification } from './progress.js';
 
 export interface McpServerOptions {
@@ -80,7 +81,7 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
   };
 
   // Progress notifications go out before the answer: a client reading the last one sees the pack's.
-  const answer = async (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<RetrieveResult>): Promise<CallToolResult> => {
+  const answer = async (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<LocatedContext>): Promise<CallToolResult> => {
     const { options, settled } = optionsFor(args, extra);
     try {
       const result = await run(options).finally(settled);
@@ -125,10 +126,11 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
   return server;
 }
 
-function renderFor(result: RetrieveResult, format: Format): string {
-  if (format === 'json') return renderJson(result);
-  if (format === 'md') return renderMarkdown(result);
-  const paths = renderPaths(result);
+function renderFor(located: LocatedContext, format: Format): string {
+  const { suspects, ...result } = located;
+  if (format === 'json') return suspects ? `${JSON.stringify({ ...(JSON.parse(renderJson(result)) as object), suspects }, null, 2)}\n` : renderJson(result);
+  if (format === 'md') return suspects ? `# Suspects\n\n${renderLocateText(suspects)}\n${renderMarkdown(result)}` : renderMarkdown(result);
+  const paths = [...new Set([...(suspects?.candidates.map((c) => c.path) ?? []), ...renderPaths(result).split('\n').filter(Boolean)])].map((p) => `${p}\n`).join('');
   return paths || '(no file reached the threshold; ask for format md or json to see the candidates)\n';
 }
 

@@ -13,6 +13,7 @@ import { planWithModelRoles } from './model-plan.js';
 import { refineWithModelRoles } from './model-refine.js';
 import { createRetriever } from './retriever.js';
 import { mergeCandidates, poolList } from './pool.js';
+import { findDeepCandidates } from './deep.js';
 import { evaluateCached } from './score-cache.js';
 import { runScouts } from './scouts.js';
 
@@ -96,18 +97,9 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
   let gaps: Gap[] = [];
   let stats: SearchStats = { totalFiles: files.length, avgSize: 1, docFreq: {}, skipped: {} };
 
-  for (let cycle = 1; cycle <= options.maxCycles; cycle++) {
-    throwIfAborted(signal);
-    const started = deps.clock.now();
-    // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
-    const excluded = new Set(search.excludes);
-    const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
-    stats = dispatched.stats;
-    const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
-    emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
-
-    const candidates = poolList(pool);
-    const input: EvalInput = { task, plan, query, candidates, facts, stats, files };
+  // Scores the whole pool (the model where there is one, offline otherwise); sets `scores`.
+  const evaluatePool = async (cycle: number, started: number): Promise<{ judged: ReadonlySet<string>; kept: number }> => {
+    const input: EvalInput = { task, plan, query, candidates: poolList(pool), facts, stats, files };
     await readFactsForTop(input, deps, options.root, signal);
     let evaluated: EvalOutput | undefined;
     let judged: ReadonlySet<string> = new Set();
@@ -125,6 +117,20 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     addUsage(usage, evaluated.usage);
     const kept = scores.filter((s) => s.relevance >= options.threshold).length;
     emit({ type: 'evaluate', cycle, scored: scores.length, kept, ms: deps.clock.now() - started });
+    return { judged, kept };
+  };
+
+  for (let cycle = 1; cycle <= options.maxCycles; cycle++) {
+    throwIfAborted(signal);
+    const started = deps.clock.now();
+    // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
+    const excluded = new Set(search.excludes);
+    const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
+    stats = dispatched.stats;
+    const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
+    emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
+
+    const { judged, kept } = await evaluatePool(cycle, started);
 
     const refined = refineQuery({ plan, query, scores, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
     const persistent = refined.gaps.filter((g) => gaps.some((o) => o.kind === g.kind && o.target === g.target));
@@ -173,6 +179,22 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     if (stop) break;
     query = next.query;
     search = next.search;
+  }
+
+  if (options.deep) {
+    // Deep mode: one more pass over what the best files call, are called by and import.
+    throwIfAborted(signal);
+    const started = deps.clock.now();
+    const deep = await findDeepCandidates({ deps, options, scope, files, plan, scores, facts, pool, signal });
+    logger.debug(`deep: ${deep.length} new files from the callers, callees and imports of the best files`);
+    if (deep.length > 0) {
+      mergeCandidates(pool, deep);
+      for (const candidate of deep) pinned.add(candidate.path);
+      const cycle = cycles.length + 1;
+      emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
+      const { kept } = await evaluatePool(cycle, started);
+      cycles.push({ query: {}, candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started), deep: deep.map((c) => c.path) });
+    }
   }
 
   return { scores, facts, gaps, cycles, usage, provider, fallback };

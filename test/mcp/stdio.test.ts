@@ -80,6 +80,14 @@ describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
     const result = await client.callTool({ name: 'locate_bug', arguments: { error, format: 'paths' } });
     expect(result.isError).toBeFalsy();
     expect(textOf(result).split('\n').slice(0, 2).sort()).toEqual(['src/auth/verify.ts', 'src/routes/signup.ts']);
+    // The locator's suspects come first, with confidence and reason, then the context pack.
+    const md = textOf(await client.callTool({ name: 'locate_bug', arguments: { error } }));
+    expect(md).toMatch(/^# Suspects\n\nError: invalid address\n/);
+    expect(md).toMatch(/\n1\. src\/auth\/verify\.ts:2 \(verifyEmail\) {2}\d\.\d\d\n/);
+    expect(md.indexOf('# Context for:')).toBeGreaterThan(md.indexOf('1. src/auth/verify.ts'));
+    const json = JSON.parse(textOf(await client.callTool({ name: 'locate_bug', arguments: { error, format: 'json' } }))) as { files: Array<{ path: string }>; suspects: { candidates: Array<{ path: string; confidence: number }> } };
+    expect(json.suspects.candidates[0]).toMatchObject({ path: 'src/auth/verify.ts' });
+    expect(json.files[0]?.path).toBe('src/auth/verify.ts');
   });
 
   it('fails as a tool error with one clear line: a missing root, a missing task', async () => {
