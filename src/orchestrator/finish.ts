@@ -2,6 +2,7 @@ import type { FileFacts, Gap, CycleTrace, RetrieveResult, Score, Usage } from '.
 import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
 import { roundTo } from '../core/numbers.js';
+import { redactSecrets } from '../core/redact.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -34,16 +35,18 @@ export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveR
   const packedPaths = new Set(packed.files.map((f) => f.path));
   await deps.cache.flush();
 
+  // What the result echoes of the task (and of what was found) is masked like a prompt: a pasted
+  // log may hold a token, and the printed pack often goes on to a model.
   const result: RetrieveResult = {
-    task: ctx.task,
+    task: redactSecrets(ctx.task),
     root: options.root,
     provider: run.provider,
-    files: packed.files,
+    files: packed.files.map((f) => ({ ...f, reason: redactSecrets(f.reason) })),
     candidates: ranked
       .filter((s) => !packedPaths.has(s.path))
       .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: s.reason })),
-    gaps: run.gaps.map((g) => g.question),
+      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: redactSecrets(s.reason) })),
+    gaps: run.gaps.map((g) => redactSecrets(g.question)),
     cycles: run.cycles,
     usage: run.usage,
     tokens: packed.tokens,
