@@ -13,7 +13,7 @@ export type TaskSource = { kind: 'text'; text: string } | { kind: 'file'; path: 
 /** The `retrieve()` options a flag can set. */
 export type FlagSettings = Pick<
   RetrieveOptions,
-  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent'
+  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent' | 'noEgress'
 >;
 
 /** `ctxloop retrieve` after parsing and validation; paths are absolute (resolved against cwd). */
@@ -48,6 +48,7 @@ export const RETRIEVE_FLAGS = {
   cache: { type: 'string' },
   'no-cache': { type: 'boolean' },
   'with-content': { type: 'boolean' },
+  'no-egress': { type: 'boolean' },
   'agents-dir': { type: 'string' },
   'prompts-dir': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -133,6 +134,7 @@ function settingsOf(values: Values, cwd: string): FlagSettings {
   if (values.cache !== undefined) settings.cache = resolve(cwd, parseTextFlag('--cache', values.cache));
   if (values['no-cache']) settings.cache = false;
   if (values['with-content']) settings.withContent = true;
+  if (values['no-egress']) settings.noEgress = true;
   if (values['agents-dir'] !== undefined) settings.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
   if (values['prompts-dir'] !== undefined) settings.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
   return settings;

@@ -65,7 +65,7 @@ async function normalizeScope(root: string, scope: string[]): Promise<string[]> 
 }
 
 function pickSettings(options: RetrieveOptions): Record<string, unknown> {
-  const keys = ['maxCycles', 'threshold', 'budget', 'scope', 'include', 'exclude', 'provider', 'model', 'timeout', 'maxRetries', 'deadline', 'modelCandidates', 'batchSize', 'cache', 'agentsDir', 'promptsDir', 'withContent', 'maxCandidates', 'concurrency', 'maxFileSize'] as const;
+  const keys = ['maxCycles', 'threshold', 'budget', 'scope', 'include', 'exclude', 'provider', 'model', 'timeout', 'maxRetries', 'deadline', 'modelCandidates', 'batchSize', 'cache', 'agentsDir', 'promptsDir', 'withContent', 'maxCandidates', 'concurrency', 'maxFileSize', 'noEgress', 'searchTimeout'] as const;
   const out: Record<string, unknown> = {};
   for (const key of keys) if (options[key] !== undefined) out[key] = options[key];
   return out;

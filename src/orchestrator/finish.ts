@@ -52,5 +52,7 @@ export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveR
     tokens: packed.tokens,
   };
   if (run.fallback) result.fallback = run.fallback;
+  // Every run that had a model says what it sent, also when that was nothing (all cached, or a fallback before the first call).
+  if (ctx.model) result.egress = ctx.model.egress.report();
   return result;
 }
