@@ -71,6 +71,9 @@ function buildArgs(run: RipgrepRun): string[] {
     '--no-ignore-parent',
     '--no-ignore-global',
     '--no-ignore-dot',
+    // .git/info/exclude is applied by the listing (which checks it lies inside the root); rg
+    // would follow a `.git` link out of the root to read it
+    '--no-ignore-exclude',
     '--hidden',
     '--glob', '!.git',
     '-i',
