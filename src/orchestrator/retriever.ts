@@ -56,7 +56,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       if (choice.fallback) logger.warn(choice.fallback.message);
       const cache = await cacheFor(resolved, overrides, logger);
       const deps: Deps = {
-        searcher: overrides.searcher ?? createSearcher({ logger, env }),
+        searcher: overrides.searcher ?? createSearcher({ logger, env, timeout: resolved.searchTimeout }),
         facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
         evaluator: overrides.evaluator ?? createOfflineEvaluator(),
         cache,
