@@ -167,7 +167,7 @@ describe('file contents', () => {
       fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom('a.ts', 'b.py', 'c.go', 'd.txt', 'e.json', 'f', 'sub/g.rs'), fc.oneof(code, fc.uint8Array({ maxLength: 2000 }))), { minLength: 1, maxLength: 6 }), async (files) => {
         const r = repo(Object.fromEntries(files.map(([path, content]) => [path, content])), { git: false });
         const result = await retrieve('verifyEmail parse_config class A def g', { root: r.root, cache: false, provider: 'offline', maxCycles: 2, threshold: 0, withContent: true, env: {} });
-        const names = new Set(files.map(([path]) => path));
+        const names = new Set<string>(files.map(([path]) => path));
         for (const file of result.files) expect(names.has(file.path)).toBe(true);
       }),
       bounded(40, 15_000),

@@ -60,12 +60,12 @@ describe('planted secrets', () => {
 });
 
 describe.runIf(existsSync(BIN))('planted secrets on stdout', () => {
-  it.each([
-    ['--json', []],
-    ['--format md', ['--format', 'md']],
+  it.each<[string, string[], boolean]>([
+    ['--json', ['--json'], false],
+    ['--format md', ['--format', 'md'], false],
     ['--json with a model', ['--json'], true],
     ['--format md with a model', ['--format', 'md'], true],
-  ] as const)('are masked in the pack printed with %s --with-content', async (_label, format, withModel = false) => {
+  ])('are masked in the pack printed with %s --with-content', async (_label, format, withModel) => {
     const env: Record<string, string> = withModel ? { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: 'x' } : {};
     const r = await run(['retrieve', '--root', repo.root, '--task', PLANTED_TASK, '--with-content', '--no-cache', '--threshold', '0', '--budget', '20000', ...format], env);
     expect(r.code).toBe(0);
