@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { readInsideRoot } from '../facts/read-file.js';
 import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
@@ -54,7 +54,7 @@ async function readConfigFile(root: string): Promise<Settings> {
     } catch (error) {
       throw new UsageError('bad_config', `${name}: not valid JSON (${(error as Error).message.split('\n')[0]})`, { cause: error });
     }
-    return confineToRoot(parseSettings(value, name), root, name);
+    return await confineToRoot(parseSettings(value, name), root, name);
   }
   return {};
 }
@@ -66,15 +66,19 @@ function describeSkip(reason: string): string {
   return 'it cannot be read';
 }
 
-function confineToRoot(settings: Settings, root: string, name: string): Settings {
+const FLAG_OF: Record<(typeof PATH_SETTINGS)[number], string> = { cache: '--cache', agentsDir: '--agents-dir', promptsDir: '--prompts-dir' };
+
+/** Each directory the file names, resolved against the root (links followed where they exist), must stay inside it. */
+async function confineToRoot(settings: Settings, root: string, name: string): Promise<Settings> {
   const out: Settings = { ...settings };
   for (const key of PATH_SETTINGS) {
     const value = out[key];
     if (typeof value !== 'string') continue;
     const absolute = resolve(root, value);
-    const rel = relative(root, absolute);
-    if (rel === '..' || rel.startsWith(`..${'/'}`) || rel.startsWith('..\\') || isAbsolute(rel)) {
-      throw new UsageError('bad_config', `${name}: ${key} must stay inside the repository (got ${JSON.stringify(value)})`, { hint: `pass --${key === 'cache' ? 'cache' : key === 'agentsDir' ? 'agents-dir' : 'prompts-dir'} on the command line to use a directory elsewhere` });
+    const real = await realpath(absolute).catch(() => absolute);
+    const rel = relative(root, real);
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+      throw new UsageError('bad_config', `${name}: ${key} must stay inside the repository (got ${JSON.stringify(value)})`, { hint: `pass ${FLAG_OF[key]} on the command line to use a directory elsewhere` });
     }
     out[key] = absolute;
   }

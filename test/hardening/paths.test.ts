@@ -101,6 +101,14 @@ describe.runIf(existsSync(BIN))('a hostile config file', () => {
     ['a link leaving the root', (root: string) => symlinkSync('/etc/hostname', join(root, '.ctxloop.json')), /\.ctxloop\.json: not read \(it is a link leading outside the root\)/],
     ['a prompts folder outside the root', (root: string) => writeFileSync(join(root, '.ctxloop.json'), '{"promptsDir": "/etc"}'), /promptsDir must stay inside the repository/],
     ['a cache outside the root', (root: string) => writeFileSync(join(root, '.ctxloop.json'), '{"cache": "../../somewhere"}'), /cache must stay inside the repository/],
+    [
+      'a prompts folder reached through a link',
+      (root: string) => {
+        symlinkSync('/etc', join(root, 'prompts-link'));
+        writeFileSync(join(root, '.ctxloop.json'), '{"promptsDir": "prompts-link"}');
+      },
+      /promptsDir must stay inside the repository/,
+    ],
     ['not JSON', (root: string) => writeFileSync(join(root, '.ctxloop.json'), '{"threshold": '), /\.ctxloop\.json: not valid JSON/],
   ])('is refused with one line and exit 2 when it is %s', async (_label, plant, message) => {
     const hostile = makeRepo({ 'src/a.ts': 'export const verifyEmail = 1;\n' }, { git: false });
