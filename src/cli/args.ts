@@ -14,7 +14,7 @@ export type TaskSource = { kind: 'text'; text: string } | { kind: 'file'; path: 
 /** The `retrieve()` options a flag can set. */
 export type FlagSettings = Pick<
   RetrieveOptions,
-  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent' | 'deep' | 'deepDepth'
+  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent' | 'deep' | 'deepDepth' | 'noEgress'
 >;
 
 /** `ctxloop retrieve` after parsing and validation; paths are absolute (resolved against cwd). */
@@ -54,6 +54,7 @@ export const RETRIEVE_FLAGS = {
   'with-content': { type: 'boolean' },
   deep: { type: 'boolean' },
   depth: { type: 'string' },
+  'no-egress': { type: 'boolean' },
   'agents-dir': { type: 'string' },
   'prompts-dir': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -160,6 +161,7 @@ function settingsOf(values: Values, cwd: string): FlagSettings {
   if (values.depth !== undefined && !values.deep) throw conflict('--depth needs --deep (it sets how many hops deep mode follows)');
   if (values.deep) settings.deep = true;
   if (values.depth !== undefined) settings.deepDepth = parseNumberFlag('--depth', values.depth, 'deepDepth');
+  if (values['no-egress']) settings.noEgress = true;
   if (values['agents-dir'] !== undefined) settings.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
   if (values['prompts-dir'] !== undefined) settings.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
   return settings;

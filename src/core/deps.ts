@@ -3,7 +3,7 @@
  * (orchestrator); tests replace any of them.
  */
 import type { Logger } from './log.js';
-import type { Candidate, DispatchResult, FileFacts, Query, Score, SearchStats, Usage } from './types.js';
+import type { Candidate, DispatchResult, EgressPart, FileFacts, Query, Score, SearchStats, Usage } from './types.js';
 
 /** Where and how to search; paths in `scope`, `include`, `exclude` are root-relative. */
 export interface SearchScope {
@@ -113,6 +113,8 @@ export interface ModelRequest {
   schema: { name: string; description: string; json: Record<string, unknown> };
   /** Output token limit. */
   maxTokens: number;
+  /** The file content this prompt carries, for the egress manifest (recorded when it is sent). */
+  egress?: EgressPart[];
 }
 
 export interface ModelReply {

@@ -139,6 +139,19 @@ export interface RetrieveOptions {
    * @default 2
    */
   deepDepth?: number;
+  /**
+   * Refuse to send any code to a model: a run with a model configured fails with
+   * `egress_refused` (exit 2) before anything is sent, instead of sending or falling back
+   * silently. Offline runs are unaffected. Also `CTXLOOP_NO_EGRESS=1`.
+   * @default false
+   */
+  noEgress?: boolean;
+  /**
+   * Milliseconds one ripgrep process may run; past it rg is killed and the cycle goes on with
+   * what the file listing found (a warning says so).
+   * @default 60000
+   */
+  searchTimeout?: number;
   /** Receives progress as the loop runs. */
   onProgress?: (event: ProgressEvent) => void;
   /** Cancels every search and model call. */
@@ -177,6 +190,8 @@ export interface ResolvedOptions {
   maxFileSize: number;
   deep: boolean;
   deepDepth: number;
+  noEgress: boolean;
+  searchTimeout: number;
 }
 
 export const DEFAULTS = {
@@ -192,6 +207,7 @@ export const DEFAULTS = {
   deadline: 120_000,
   modelCandidates: 30,
   batchSize: 10,
+  searchTimeout: 60_000,
   /** Model calls in flight at once. */
   modelConcurrency: 4,
   /** Enough files scoring ≥ threshold to stop looping. */
@@ -237,6 +253,8 @@ export const settingsSchema = z
     maxFileSize: z.number().int().min(1024),
     deep: z.boolean(),
     deepDepth: z.number().int().min(1).max(5),
+    noEgress: z.boolean(),
+    searchTimeout: z.number().int().min(100).max(3_600_000),
   })
   .partial()
   .strict();
@@ -291,6 +309,8 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Settin
   if (budget) raw.budget = Number(budget);
   const threshold = readEnv(env, 'CTXLOOP_THRESHOLD');
   if (threshold) raw.threshold = Number(threshold);
+  const noEgress = readEnv(env, 'CTXLOOP_NO_EGRESS');
+  if (noEgress) raw.noEgress = !/^(?:0|false|no|off)$/i.test(noEgress);
   return parseSettings(raw, 'environment');
 }
 
@@ -335,6 +355,9 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
     maxFileSize: merged.maxFileSize ?? DEFAULTS.maxFileSize,
     deep: merged.deep ?? false,
     deepDepth: merged.deepDepth ?? DEFAULTS.deepDepth,
+    // A safety switch only tightens: any source that asks for it wins over one that does not.
+    noEgress: file.noEgress === true || env.noEgress === true || flags.noEgress === true,
+    searchTimeout: merged.searchTimeout ?? DEFAULTS.searchTimeout,
   };
 }
 

@@ -169,6 +169,35 @@ export interface Usage {
   cacheHits: number;
 }
 
+/** A file's content in one prompt: the lines shown (1-based) and the bytes they took. */
+export interface EgressPart {
+  /** Root-relative POSIX path. */
+  path: string;
+  lines: number[];
+  bytes: number;
+}
+
+/** One file in the egress manifest: every line range of it that was sent, and how many bytes. */
+export interface EgressFile {
+  path: string;
+  /** Merged, sorted, 1-based inclusive. */
+  ranges: Array<{ start: number; end: number }>;
+  /** UTF-8 bytes of this file's content in prompts, summed over the requests that carried it. */
+  bytes: number;
+}
+
+/** What left the machine for one provider: requests handed to its SDK, prompt bytes, files. */
+export interface Egress {
+  provider: string;
+  model: string;
+  /** Requests sent (the SDK's own retries resend the same body and are not counted again). */
+  calls: number;
+  /** UTF-8 bytes of every prompt sent (instructions, task, code), after redaction. */
+  bytes: number;
+  /** Files whose content was in a prompt, by path. Paths named without content are not listed. */
+  files: EgressFile[];
+}
+
 /** snake_case reasons: the code of the provider error that caused the fallback. */
 export type FallbackReason = ProviderErrorCode;
 
@@ -189,6 +218,8 @@ export interface RetrieveResult {
    * path in `files` and `candidates` then reads `label:path`, and `root` is the first root's path.
    */
   roots?: RootResult[];
+  /** Present when a model was configured for the run: what was sent to it (empty when nothing was). */
+  egress?: Egress[];
 }
 
 /** A root of a run over several repositories. */

@@ -25,10 +25,19 @@ export interface FactsReaderOptions {
   concurrency?: number;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
+const decoders = {
+  utf8: new TextDecoder('utf-8', { fatal: false }),
+  utf16le: new TextDecoder('utf-16le', { fatal: false }),
+  utf16be: new TextDecoder('utf-16be', { fatal: false }),
+};
 
-/** UTF-8 with invalid bytes replaced, CRLF normalized: the text every stage sees. */
+/**
+ * UTF-8 with invalid bytes replaced, CRLF normalized: the text every stage sees. A file with a
+ * UTF-16 byte-order mark (Windows tools write them; ripgrep transcodes them too) is read as
+ * UTF-16, so its regions are text rather than NUL-riddled bytes. BOMs are dropped.
+ */
 function decode(bytes: Buffer): string {
+  const decoder = bytes[0] === 0xff && bytes[1] === 0xfe ? decoders.utf16le : bytes[0] === 0xfe && bytes[1] === 0xff ? decoders.utf16be : decoders.utf8;
   return normalizeNewlines(decoder.decode(bytes));
 }
 

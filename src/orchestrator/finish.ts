@@ -1,9 +1,10 @@
 import type { FactsReader, Tokenizer } from '../core/deps.js';
 import type { ResolvedOptions } from '../core/options.js';
-import type { FileFacts, Gap, CycleTrace, ProgressEvent, RetrieveResult, Score, Usage } from '../core/types.js';
+import type { Egress, FileFacts, Gap, CycleTrace, ProgressEvent, RetrieveResult, Score, Usage } from '../core/types.js';
 import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
 import { roundTo } from '../core/numbers.js';
+import { redactSecrets } from '../core/redact.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -31,13 +32,16 @@ export interface Assembly {
   options: Pick<ResolvedOptions, 'threshold' | 'budget' | 'withContent'>;
   tokenizer: Tokenizer;
   onProgress?: ((event: ProgressEvent) => void) | undefined;
+  /** What went to a model, when one was configured (also when nothing was sent). */
+  egress?: Egress[] | undefined;
 }
 
 /** Scores → the result contract: files ≥ threshold packed within the budget, the rest listed. */
 export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveResult> {
   const { options, deps } = ctx;
   const material = await readPackMaterial(deps.facts, options.root, run, options.threshold, ctx.signal);
-  const result = assembleResult({ task: ctx.task, root: options.root, options, tokenizer: deps.tokenizer, onProgress: ctx.onProgress }, run, material);
+  // Every run that had a model says what it sent, also when that was nothing (all cached, or a fallback before the first call).
+  const result = assembleResult({ task: ctx.task, root: options.root, options, tokenizer: deps.tokenizer, onProgress: ctx.onProgress, egress: ctx.model?.egress.report() }, run, material);
   await deps.cache.flush();
   return result;
 }
@@ -68,20 +72,24 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
   assembly.onProgress?.({ type: 'pack', files: packed.files.length, tokens: packed.tokens });
   const packedPaths = new Set(packed.files.map((f) => f.path));
 
+  // What the result echoes of the task (and of what was found) is masked like a prompt: a pasted
+  // log may hold a token, and the printed pack often goes on to a model.
   const result: RetrieveResult = {
-    task: assembly.task,
+    task: redactSecrets(assembly.task),
     root: assembly.root,
     provider: run.provider,
-    files: packed.files,
+    files: packed.files.map((f) => ({ ...f, reason: redactSecrets(f.reason) })),
     candidates: ranked
       .filter((s) => !packedPaths.has(s.path))
       .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: s.reason })),
-    gaps: run.gaps.map((g) => g.question),
+      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: redactSecrets(s.reason) })),
+    gaps: run.gaps.map((g) => redactSecrets(g.question)),
     cycles: run.cycles,
     usage: run.usage,
     tokens: packed.tokens,
   };
   if (run.fallback) result.fallback = run.fallback;
+  // Every run that had a model says what it sent, also when that was nothing (all cached, or a fallback before the first call).
+  if (assembly.egress) result.egress = assembly.egress;
   return result;
 }

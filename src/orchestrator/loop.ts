@@ -1,6 +1,7 @@
 import type { Deps, EvalInput, EvalOutput } from '../core/deps.js';
 import { isProviderError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
+import { redactSecrets } from '../core/redact.js';
 import { DEFAULTS, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
 import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
@@ -224,8 +225,9 @@ function newFocusAreas(suggested: readonly string[], known: readonly string[], f
 function traceQuery(query: Query): Partial<Query> {
   return {
     keywords: query.keywords.slice(0, 24),
-    literals: query.literals,
-    symbols: query.symbols,
+    // The trace is printed: literals quoted from the task are masked like the task itself.
+    literals: query.literals.map((l) => redactSecrets(l)),
+    symbols: query.symbols.map((s) => redactSecrets(s)),
     paths: query.paths.slice(0, 24),
     ...(query.focusAreas.length > 0 ? { focusAreas: query.focusAreas } : {}),
   };

@@ -1,4 +1,5 @@
 import type { Cache, Deps } from '../core/deps.js';
+import { UsageError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
@@ -31,12 +32,12 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   const caches = new Map<string, Promise<Cache>>();
   let roles: Promise<Roles> | undefined;
 
-  const cacheFor = (resolved: ResolvedOptions, deps: Partial<Deps>): Promise<Cache> => {
+  // The run's logger: a cache that cannot be written says so (a full disk, a read-only dir).
+  const cacheFor = (resolved: ResolvedOptions, deps: Partial<Deps>, logger: Logger): Promise<Cache> => {
     if (deps.cache) return Promise.resolve(deps.cache);
     const key = `${resolved.cacheDir ?? ''}\0${resolved.root}`;
     const existing = caches.get(key);
     if (existing) return existing;
-    const logger = deps.logger ?? silentLogger;
     const cache = resolved.cacheDir === null ? Promise.resolve(createMemoryCache()) : createCache({ dir: resolved.cacheDir, root: resolved.root, logger });
     caches.set(key, cache);
     return cache;
@@ -55,13 +56,14 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     const loaded = await roles;
     // An injected evaluator is the caller's choice: no provider is picked around it.
     const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
+    if (resolved.noEgress && choice.model) throw egressRefused(choice);
     if (announce) {
       logger.info(choice.note);
       if (choice.fallback) logger.warn(choice.fallback.message);
     }
-    const cache = await cacheFor(resolved, overrides);
+    const cache = await cacheFor(resolved, overrides, logger);
     const deps: Deps = {
-      searcher: overrides.searcher ?? createSearcher({ logger, env }),
+      searcher: overrides.searcher ?? createSearcher({ logger, env, timeout: resolved.searchTimeout }),
       facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
       evaluator: overrides.evaluator ?? createOfflineEvaluator(),
       cache,
@@ -121,4 +123,12 @@ function mergeOptions(config: RetrieveOptions, options: RetrieveOptions): Retrie
     delete base.roots;
   }
   return { ...base, ...options };
+}
+
+/** `--no-egress` with a model configured: fail before anything is sent, never fall back silently. */
+function egressRefused(choice: ProviderChoice): UsageError {
+  const what = choice.note.replace(/^provider: /, '');
+  return new UsageError('egress_refused', `--no-egress: a model is configured (${what}) and would be sent code`, {
+    hint: 'run with --provider offline, or unset the provider variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL)',
+  });
 }

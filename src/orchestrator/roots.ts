@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { isAbortError, UsageError } from '../core/errors.js';
 import type { RetrieveOptions, RootSpec } from '../core/options.js';
 import { isRootLabel, LABEL_RULE, LABEL_SEPARATOR, labelPath } from '../core/roots.js';
-import type { RetrieveResult, RootResult, Usage } from '../core/types.js';
+import type { Egress, RetrieveResult, RootResult, Usage } from '../core/types.js';
 import { assembleResult, readPackMaterial, type Finished, type PackMaterial } from './finish.js';
 import { runCycles, type LoopContext } from './loop.js';
 
@@ -115,7 +115,7 @@ export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal 
     const first = runs[0]!;
     const merged = mergeRuns(runs);
     const result = assembleResult(
-      { task: first.ctx.task, root: first.root.path, options: first.ctx.options, tokenizer: first.ctx.deps.tokenizer, onProgress: first.ctx.onProgress },
+      { task: first.ctx.task, root: first.root.path, options: first.ctx.options, tokenizer: first.ctx.deps.tokenizer, onProgress: first.ctx.onProgress, egress: mergeEgress(runs) },
       merged.run,
       merged.material,
     );
@@ -124,6 +124,12 @@ export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal 
   } finally {
     signal?.removeEventListener('abort', stop);
   }
+}
+
+/** Each root's egress manifest with its paths labelled as the result's are; undefined when no root had a model. */
+function mergeEgress(runs: readonly RootRun[]): Egress[] | undefined {
+  if (!runs.some((r) => r.ctx.model)) return undefined;
+  return runs.flatMap((r) => (r.ctx.model?.egress.report() ?? []).map((e) => ({ ...e, files: e.files.map((f) => ({ ...f, path: `${r.root.label}:${f.path}` })) })));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Deps, SearchScope } from '../core/deps.js';
-import type { Candidate, Gap, Query, Usage } from '../core/types.js';
-import { renderSignature } from '../evaluate/signature.js';
+import { redactSecrets } from '../core/redact.js';
+import type { Candidate, EgressPart, Gap, Query, Usage } from '../core/types.js';
+import { renderSignatureParts } from '../evaluate/signature.js';
 import { runScout, type ScoutAction, type ToolOutcome } from '../refine/llm-scout.js';
 import type { ModelRoles } from './model-roles.js';
 
@@ -68,11 +69,15 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
     const arg = action.arg.trim();
     if (action.tool === 'grep') {
       const { candidates } = await search({ literals: [arg] }, signal);
+      const egress: EgressPart[] = [];
       const lines = candidates.slice(0, LISTED).map((c) => {
         const hit = c.hits.find((h) => h.text.toLowerCase().includes(arg.toLowerCase())) ?? c.hits[0];
-        return hit ? `${c.path}:${hit.line}: ${hit.text.trim().slice(0, 120)}` : c.path;
+        if (!hit) return c.path;
+        const line = `${c.path}:${hit.line}: ${redactSecrets(hit.text, { path: c.path }).trim().slice(0, 120)}`;
+        egress.push({ path: c.path, lines: [hit.line], bytes: Buffer.byteLength(line) });
+        return line;
       });
-      return { observation: lines.join('\n'), candidates: candidates.slice(0, LISTED) };
+      return { observation: lines.join('\n'), candidates: candidates.slice(0, LISTED), egress };
     }
     if (action.tool === 'glob') {
       const { candidates } = await search({ patterns: [arg] }, signal);
@@ -84,6 +89,7 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
     const text = await deps.facts.readText(scope.root, path);
     const candidate: Candidate = { path, size: text?.length ?? 0, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: ['neighbour'] };
     const emptyPlan: Query = { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [] };
-    return { observation: renderSignature({ candidate, facts, text, plan: emptyPlan, tokenizer: deps.tokenizer, budget: 150 }), candidates: [candidate] };
+    const signature = renderSignatureParts({ candidate, facts, text, plan: emptyPlan, tokenizer: deps.tokenizer, budget: 150 });
+    return { observation: signature.text, candidates: [candidate], egress: [signature.egress] };
   };
 }

@@ -1,4 +1,5 @@
 import type { Tokenizer } from '../core/deps.js';
+import { redactSecrets } from '../core/redact.js';
 import type { FileFacts, FileResult, Region, Score } from '../core/types.js';
 import { regionsFor } from './regions.js';
 import { roundTo } from '../core/numbers.js';
@@ -11,7 +12,10 @@ export interface PackInput {
   threshold: number;
   budget: number;
   tokenizer: Tokenizer;
-  /** Put each region's text in `content`. Counted either way: the budget is for reading them. */
+  /**
+   * Put each region's text in `content`, secret-looking values masked as in prompts. Counted
+   * either way: the budget is for reading them.
+   */
   withContent: boolean;
 }
 
@@ -65,7 +69,8 @@ export function packFiles(input: PackInput): PackResult {
       cut.push({ path: score.path, tokens: 0 });
       continue;
     }
-    const lines = text.split('\n');
+    // Masked over the whole file (line count kept), so a region starting inside a key block is masked too.
+    const lines = redactSecrets(text, { path: score.path }).split('\n');
     const lineCount = text.endsWith('\n') ? lines.length - 1 : lines.length;
     const facts = input.facts.get(score.path);
     const file: FileResult = { path: score.path, score: roundTo(score.relevance, 2), reason: score.reason, regions: [] };

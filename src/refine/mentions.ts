@@ -13,10 +13,10 @@ const CODE_EXTENSIONS =
   'py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|go|rs|java|kt|kts|scala|c|h|cc|cpp|cxx|hpp|hh|cs|rb|php|swift|m|mm|lua|sh|pl|pm|ex|exs|erl|hs|ml|dart|r|jl|zig|vue|svelte|sql|proto|json|ya?ml|toml|md|rst|txt|cfg|ini|xml|html|css|scss';
 
 /** `src/a/b.py`, `./lib/x.js`, `C:\x\y.ts`, `b.py` — a path with a known extension. */
-const FILE_PATH = new RegExp(`(?:[A-Za-z]:)?[\\w@.\\-\\\\/]*[\\w\\-]\\.(?:${CODE_EXTENSIONS})(?![\\w])`, 'g');
+const FILE_PATH = new RegExp(`(?:[A-Za-z]:)?[\\p{L}\\p{M}\\p{N}_@.\\-\\\\/]*[\\p{L}\\p{M}\\p{N}_\\-]\\.(?:${CODE_EXTENSIONS})(?![\\p{L}\\p{N}_])`, 'gu');
 
 /** Go/Rust/C: path/file.go:123 or src/x.rs:12:5 */
-const LINE_REF = new RegExp(`([\\w@.\\-/]+\\.(?:${CODE_EXTENSIONS})):(\\d+)`, 'g');
+const LINE_REF = new RegExp(`([\\p{L}\\p{M}\\p{N}_@.\\-/]+\\.(?:${CODE_EXTENSIONS})):(\\d+)`, 'gu');
 /** Dotted module paths: sqlfluff.core.parser, astroid.nodes.Const */
 const DOTTED = /\b([a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){2,})\b/g;
 /** Exception lines: ValueError: something went wrong */

@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit';
 import type { SearchRequest, SearchScope, Searcher } from '../core/deps.js';
-import { abortError, isAbortError, throwIfAborted } from '../core/errors.js';
+import { abortError, isAbortError, isCtxloopError, throwIfAborted } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { searchPrefix } from '../core/text.js';
 import type { DispatchResult } from '../core/types.js';
@@ -23,6 +23,8 @@ export interface SearcherOptions {
   logger?: Logger;
   /** Read for `CTXLOOP_RG` and `PATH`. @default process.env */
   env?: Record<string, string | undefined>;
+  /** Milliseconds one rg process may run before it is killed. @default 60000 */
+  timeout?: number;
 }
 
 export function createSearcher(options: SearcherOptions = {}): Searcher {
@@ -30,6 +32,13 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const env = options.env ?? process.env;
   let rgPath: Promise<string> | undefined;
   const lists = new Map<string, Promise<FileList>>();
+  // One warning per distinct failure: a broken rg fails the same way every cycle.
+  const warned = new Set<string>();
+  const warnOnce = (message: string): void => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    logger.warn(message);
+  };
 
   const listOf = (scope: SearchScope): Promise<FileList> => {
     const key = JSON.stringify([scope.root, scope.scope, scope.include, scope.exclude, scope.maxFileSize]);
@@ -52,7 +61,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     async search(request, signal) {
       throwIfAborted(signal);
       rgPath ??= resolveRgPath(env, logger);
-      return dispatch(request, { rgPath: await rgPath, listOf, logger, signal });
+      return dispatch(request, { rgPath: await rgPath, listOf, logger, warnOnce, timeout: options.timeout ?? 60_000, signal });
     },
   };
 }
@@ -61,6 +70,8 @@ interface DispatchContext {
   rgPath: string;
   listOf: (scope: SearchScope) => Promise<FileList>;
   logger: Logger;
+  warnOnce: (message: string) => void;
+  timeout: number;
   signal: AbortSignal | undefined;
 }
 
@@ -86,14 +97,24 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       maxFileSize: request.maxFileSize,
       logger: context.logger,
       signal: stop.signal,
+      timeout: context.timeout,
     };
-    const searches = chunkPatterns(patterns).map((chunk) => limit(() => runRipgrep({ ...run, patterns: chunk }, (match) => collector.add(match))));
+    // rg that dies, crashes or times out costs this dispatch its content evidence, not the run:
+    // the listing still finds files by name and path, and a warning says what was lost.
+    const lost: unknown[] = [];
+    const searches = chunkPatterns(patterns).map((chunk) =>
+      limit(() => runRipgrep({ ...run, patterns: chunk }, (match) => collector.add(match))).catch((error: unknown) => {
+        if (!isSearchFailure(error) || context.signal?.aborted) throw error;
+        lost.push(error);
+      }),
+    );
     const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
     // Wait for every run to end (a killed rg included) before reporting, so no process outlives the call.
     const settled = await Promise.allSettled([stopOnFailure(listing), ...searches.map(stopOnFailure)]);
     throwIfAborted(context.signal);
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     if (failures.length > 0) throw failures.find((e) => !isAbortError(e)) ?? failures[0];
+    if (lost.length > 0) context.warnOnce(`content search failed (${(lost[0] as Error).message}); results rest on file names and paths`);
     const list = (settled[0] as PromiseFulfilledResult<FileList>).value;
     return rankCandidates({ query, list, evidence: collector.files(), maxCandidates: request.maxCandidates });
   } finally {
@@ -110,6 +131,11 @@ function userGlobs(include: readonly string[], exclude: readonly string[]): stri
   const included = include.map(normalizeGlob).filter((g) => g !== '');
   const excluded = exclude.map(normalizeGlob).filter((g) => g !== '').map((g) => `!${g}`);
   return [...included, ...excluded];
+}
+
+/** rg ran and failed (crashed, killed, timed out, unreadable output); not a missing rg, not an abort. */
+function isSearchFailure(error: unknown): boolean {
+  return isCtxloopError(error) && error.code === 'search_failed';
 }
 
 /** Stops the other runs, then rethrows: the first failure is the one reported. */

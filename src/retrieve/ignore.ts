@@ -5,8 +5,8 @@
  * as in git. Rules from directories above the root are not read (ripgrep runs with
  * `--no-ignore-parent` to match).
  */
-import { lstat, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import ignore from 'ignore';
 
 export interface IgnoreFile {
@@ -30,14 +30,22 @@ export interface IgnoreRules {
 /** Reads the given .gitignore files (root-relative) and .git/info/exclude; unreadable ones are skipped. */
 export async function readIgnoreFiles(root: string, gitignores: readonly string[]): Promise<IgnoreFile[]> {
   const sources = [{ dir: '', file: '.git/info/exclude' }, ...gitignores.map((file) => ({ dir: dirOf(file), file }))];
-  const read = await Promise.all(sources.map(async ({ dir, file }) => ({ dir, content: await readRegularFile(join(root, file)) })));
+  const realRoot = await realpath(root).catch(() => root);
+  const read = await Promise.all(sources.map(async ({ dir, file }) => ({ dir, content: await readRegularFile(realRoot, join(root, file)) })));
   return read.filter((f): f is IgnoreFile => f.content !== undefined);
 }
 
-async function readRegularFile(path: string): Promise<string | undefined> {
+/** An ignore file larger than this is not one (a hostile repository's multi-gigabyte `.gitignore`). */
+const MAX_IGNORE_BYTES = 1_000_000;
+
+async function readRegularFile(realRoot: string, path: string): Promise<string | undefined> {
   try {
-    // lstat: a .gitignore that is a symlink may point outside the root; it is not read
-    if (!(await lstat(path)).isFile()) return undefined;
+    // lstat: a .gitignore that is a symlink, a FIFO or a device is not read; neither is one
+    // reached through a linked directory (`.git` pointing elsewhere) nor an oversized one
+    const info = await lstat(path);
+    if (!info.isFile() || info.size > MAX_IGNORE_BYTES) return undefined;
+    const real = await realpath(path);
+    if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) return undefined;
     return await readFile(path, 'utf8');
   } catch {
     // missing or unreadable: git would not apply it either

@@ -32,6 +32,8 @@ export interface RipgrepRun {
   maxFileSize: number;
   logger: Logger;
   signal?: AbortSignal | undefined;
+  /** Milliseconds rg may run before it is killed and the run fails with `search_failed`. */
+  timeout?: number | undefined;
 }
 
 /**
@@ -71,6 +73,9 @@ function buildArgs(run: RipgrepRun): string[] {
     '--no-ignore-parent',
     '--no-ignore-global',
     '--no-ignore-dot',
+    // .git/info/exclude is applied by the listing (which checks it lies inside the root); rg
+    // would follow a `.git` link out of the root to read it
+    '--no-ignore-exclude',
     '--hidden',
     '--glob', '!.git',
     '-i',
@@ -103,6 +108,18 @@ export async function runRipgrep(run: RipgrepRun, onMatch: (match: RipgrepMatch)
   exited.catch(() => undefined);
   const kill = (): void => void child.kill();
   run.signal?.addEventListener('abort', kill, { once: true });
+  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+  // A hung rg (a stalled network mount, a broken binary) must not hang the run.
+  let timedOut = false;
+  const timer = run.timeout === undefined ? undefined : setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+    // a child of its own (a wrapper script's) may still hold the pipes open: stop reading them
+    lines.close();
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }, run.timeout);
+  timer?.unref(); // never what keeps the process alive
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     if (stderr.length < 8192) stderr += chunk;
@@ -110,19 +127,24 @@ export async function runRipgrep(run: RipgrepRun, onMatch: (match: RipgrepMatch)
   const events = new EventReader(onMatch);
   let drained = false;
   try {
-    for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity })) events.read(line);
+    for await (const line of lines) events.read(line);
     drained = true;
   } finally {
     run.signal?.removeEventListener('abort', kill);
     // stopped early by an exception: rg must not outlive the search
-    if (!drained) kill();
+    if (!drained) {
+      kill();
+      clearTimeout(timer);
+    }
   }
   const code = await exited.catch((error: unknown) => {
     throw new SearchError('rg_not_found', `could not start ripgrep at ${run.rgPath}: ${(error as Error).message} (set CTXLOOP_RG to a working rg)`, { cause: error });
-  });
+  }).finally(() => clearTimeout(timer));
   if (run.signal?.aborted) throw abortError();
+  if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);
   if (code === 0 || code === 1) return;
-  const firstLine = stderr.split('\n').find((l) => l.trim() !== '')?.replace(/^rg: /, '') ?? `exit code ${String(code)}`;
+  const killedBy = code === null ? child.signalCode : null;
+  const firstLine = stderr.split('\n').find((l) => l.trim() !== '')?.replace(/^rg: /, '') ?? (killedBy ? `killed by ${killedBy}` : `exit code ${String(code)}`);
   // rg also exits 2 when it finished but could not read some files: the matches it found stand
   if (code === 2 && events.finished) {
     run.logger.warn(`ripgrep skipped some files in ${run.root}: ${firstLine}`);
@@ -150,7 +172,14 @@ class EventReader {
 
   read(line: string): void {
     if (!line) return;
-    const event = JSON.parse(line) as RgEvent;
+    let event: RgEvent;
+    try {
+      event = JSON.parse(line) as RgEvent;
+    } catch (error) {
+      // not rg's --json (CTXLOOP_RG pointing at another program): a search failure, not a crash
+      throw new SearchError('search_failed', `ripgrep printed something other than its JSON output: ${JSON.stringify(line.slice(0, 80))}`, { cause: error });
+    }
+    if (typeof event !== 'object' || event === null || typeof event.data !== 'object' || event.data === null) return;
     if (event.type === 'begin') this.pending = [];
     else if (event.type === 'match' && event.data.path && event.data.lines && event.data.line_number !== undefined) {
       const text = decode(event.data.lines).replace(/\n$/, '').replace(/\r$/, '');

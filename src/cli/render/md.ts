@@ -72,7 +72,8 @@ function renderCandidates(result: RetrieveResult): string {
 function footerOf(result: RetrieveResult): string {
   const cycles = `${result.cycles.length} ${result.cycles.length === 1 ? 'cycle' : 'cycles'}`;
   const calls = result.usage.llmCalls > 0 ? ` · ${result.usage.llmCalls} LLM calls` : '';
-  return `${cycles} · ${result.tokens} tokens${calls}`;
+  const sent = (result.egress ?? []).map((e) => ` · sent to ${e.provider}: ${e.files.length} ${e.files.length === 1 ? 'file' : 'files'}, ${e.bytes} bytes`).join('');
+  return `${cycles} · ${result.tokens} tokens${calls}${sent}`;
 }
 
 export function formatScore(score: number): string {
