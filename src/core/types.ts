@@ -85,6 +85,8 @@ export interface SymbolDef {
   end: number;
   /** Enclosing definition's name, for methods and nested definitions. */
   parent?: string;
+  /** Enclosing definitions' names and this one, joined by `.` (`::` in Rust and C++): `UserService.getUser`. */
+  qualified?: string;
 }
 
 /** What is known of a file's structure, cached by content hash. */
@@ -100,6 +102,8 @@ export interface FileFacts {
   imports: string[];
   /** Names called in the file (`foo(`, `obj.foo(`): identifiers only, deduplicated. */
   calls: string[];
+  /** Who read the structure: a tree-sitter grammar, or the pattern extractor (other languages, failed parses). */
+  parser?: 'tree-sitter' | 'patterns';
 }
 
 /** The evaluator's verdict on one candidate. */
