@@ -145,6 +145,18 @@ export interface FileResult {
   regions: Region[];
 }
 
+/**
+ * What the budget left out of the pack: a region (lines and symbol), or a whole file (no lines),
+ * with the tokens it would have taken as the pack shows it.
+ */
+export interface CutRegion {
+  path: string;
+  start?: number;
+  end?: number;
+  symbol?: string;
+  tokens: number;
+}
+
 export interface CandidateResult {
   path: string;
   score: number;
@@ -183,6 +195,8 @@ export interface RetrieveResult {
   cycles: CycleTrace[];
   usage: Usage;
   tokens: number;
+  /** Regions and files that scored ≥ threshold but did not fit the budget, best first. */
+  cut?: CutRegion[];
   fallback?: { reason: FallbackReason; message?: string };
 }
 

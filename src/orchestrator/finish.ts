@@ -47,6 +47,7 @@ export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveR
     cycles: run.cycles,
     usage: run.usage,
     tokens: packed.tokens,
+    cut: packed.cut,
   };
   if (run.fallback) result.fallback = run.fallback;
   return result;

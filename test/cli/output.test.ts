@@ -57,7 +57,7 @@ describe('stdout carries the result and nothing else', () => {
     await main(['retrieve', '--task', 't'], io, fakeRun());
     expect(io.stdout.text).toContain('## src/auth/verify.ts (score 0.93)');
     expect(io.stdout.text).toContain('- lines 40–52 (verifyEmail)');
-    expect(io.stdout.text).toContain('```typescript\nexport function verifyEmail(token: string) {');
+    expect(io.stdout.text).toContain('```typescript\n40| export function verifyEmail(token: string) {');
     expect(io.stdout.text).not.toMatch(ANSI);
   });
 

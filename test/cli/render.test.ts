@@ -29,7 +29,7 @@ describe('renderMarkdown', () => {
 
   it('uses a longer fence when the code itself holds ```', () => {
     const result = sampleResult({ files: [{ path: 'README.md', score: 0.8, reason: 'r', regions: [{ start: 1, end: 3, content: '```sh\nnpm i\n```' }] }] });
-    expect(renderMarkdown(result)).toContain('````\n```sh\nnpm i\n```\n````');
+    expect(renderMarkdown(result)).toContain('````\n1| ```sh\n2| npm i\n3| ```\n````');
   });
 
   it('says when no file reached the threshold, and uses only the first line of a long task', () => {

@@ -1,5 +1,5 @@
 import type { SymbolDef } from '../../core/types.js';
-import type { Grammar, Node } from './runtime.js';
+import type { Node, QueryMatch } from './runtime.js';
 import type { TreeSpec } from './spec.js';
 
 const DEFAULT_OWNERS: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'trait', 'enum']);
@@ -28,8 +28,8 @@ interface Open {
  * the language nests them (Python, Ruby), definitions inside function bodies are left out, as the
  * pattern extractor leaves them out.
  */
-export function findDefs(grammar: Grammar, spec: TreeSpec, root: Node): SymbolDef[] {
-  const found = captureDefs(grammar, spec, root);
+export function findDefs(spec: TreeSpec, matches: readonly QueryMatch[]): SymbolDef[] {
+  const found = captureDefs(spec, matches);
   const sep = spec.separator ?? '.';
   const owners = spec.methodOwners ? new Set<string>(spec.methodOwners) : DEFAULT_OWNERS;
   const out: SymbolDef[] = [];
@@ -68,9 +68,9 @@ export function findDefs(grammar: Grammar, spec: TreeSpec, root: Node): SymbolDe
   return out;
 }
 
-function captureDefs(grammar: Grammar, spec: TreeSpec, root: Node): Found[] {
+function captureDefs(spec: TreeSpec, matches: readonly QueryMatch[]): Found[] {
   const byNode = new Map<number, { found: Found; pattern: number }>();
-  for (const match of grammar.query(spec.defs).matches(root)) {
+  for (const match of matches) {
     const def = match.captures.find((c) => c.name.startsWith('def.') || c.name === 'scope');
     if (!def) continue;
     const seen = byNode.get(def.node.id);

@@ -1,6 +1,6 @@
 import type { SymbolDef } from '../../core/types.js';
 import { findDefs } from './defs.js';
-import type { Grammar, Node } from './runtime.js';
+import type { Grammar, Node, QueryMatch } from './runtime.js';
 import type { TreeSpec } from './spec.js';
 
 /** What a parse gives; lines and language are the caller's. */
@@ -25,7 +25,9 @@ export function parseFacts(grammar: Grammar, spec: TreeSpec, text: string, lines
   try {
     return grammar.parse(text, (root) => {
       if (root.hasError && errorLines(root) > MAX_ERROR_SHARE * Math.max(lines, 1)) return undefined;
-      return { defs: findDefs(grammar, spec, root), imports: findImports(grammar, spec, root), calls: findCalls(grammar, spec, root) };
+      // One query, one pass over the tree: definitions, imports and calls split by capture name.
+      const matches = grammar.query(`${spec.defs}\n${spec.imports}\n${spec.calls}`).matches(root);
+      return { defs: findDefs(spec, matches), imports: findImports(spec, matches), calls: findCalls(matches) };
     });
   } catch {
     return undefined; // A query or the parser gave up on this input: patterns read it instead.
@@ -46,23 +48,28 @@ function errorLines(root: Node): number {
   return covered;
 }
 
+/** Nodes captured as `name`, in document order. */
+function capturedNodes(matches: readonly QueryMatch[], name: string): Node[] {
+  const nodes: Node[] = [];
+  for (const match of matches) for (const capture of match.captures) if (capture.name === name) nodes.push(capture.node);
+  return nodes.sort((a, b) => a.startIndex - b.startIndex);
+}
+
 /** Specifiers as written, in order of first appearance. */
-function findImports(grammar: Grammar, spec: TreeSpec, root: Node): string[] {
+function findImports(spec: TreeSpec, matches: readonly QueryMatch[]): string[] {
   const out = new Set<string>();
-  for (const capture of grammar.query(spec.imports).captures(root)) {
-    if (capture.name !== 'import') continue;
-    const text = spec.cleanImport ? spec.cleanImport(capture.node.text) : capture.node.text;
+  for (const node of capturedNodes(matches, 'import')) {
+    const text = spec.cleanImport ? spec.cleanImport(node.text) : node.text;
     if (text) out.add(text);
   }
   return [...out];
 }
 
 /** Called names, in order of first appearance, at most `MAX_CALLS`. */
-function findCalls(grammar: Grammar, spec: TreeSpec, root: Node): string[] {
+function findCalls(matches: readonly QueryMatch[]): string[] {
   const out = new Set<string>();
-  for (const capture of grammar.query(spec.calls).captures(root)) {
-    if (capture.name !== 'call') continue;
-    out.add(capture.node.text);
+  for (const node of capturedNodes(matches, 'call')) {
+    out.add(node.text);
     if (out.size >= MAX_CALLS) break;
   }
   return [...out];

@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
-import { Language, Parser, Query, type Node, type QueryCapture } from 'web-tree-sitter';
+import { Language, Parser, Query, type Node, type QueryMatch } from 'web-tree-sitter';
 
 // The only file that touches web-tree-sitter and the grammar package. The runtime (0.26) and
 // the grammars (@repomix/tree-sitter-wasms, built with tree-sitter-cli 0.26) share an ABI; the
 // older `tree-sitter-wasms` builds do not all load in this runtime, so they are not used.
 const require = createRequire(import.meta.url);
 
-export type { Node, QueryCapture };
+export type { Node, QueryMatch };
 
 /** A loaded grammar: parses text and runs its queries. Parse is synchronous once loaded. */
 export interface Grammar {
