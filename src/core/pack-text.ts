@@ -29,24 +29,37 @@ export function describeRegion(region: Pick<Region, 'start' | 'end' | 'symbol'>)
   return region.symbol ? `${lines} (${region.symbol})` : lines;
 }
 
-/**
- * One region: its label, then (when `content` is given) its lines numbered from `start` in a
- * fence tagged with the language. The fence is longer than any backtick run inside, so code
- * holding ``` cannot close it early.
- */
-export function renderRegion(region: Region, tag: string): string {
-  const label = `- ${describeRegion(region)}`;
-  if (region.content === undefined) return label;
-  const lines = region.content.replace(/\n$/, '').split('\n');
-  const width = String(region.start + lines.length - 1).length;
-  const numbered = lines.map((line, k) => `${String(region.start + k).padStart(width)}| ${line}`.trimEnd()).join('\n');
-  const longest = Math.max(0, ...(region.content.match(/`+/g) ?? []).map((run) => run.length));
-  const bar = '`'.repeat(Math.max(3, longest + 1));
-  return `${label}${PACK_SEPARATOR}${bar}${tag}\n${numbered}\n${bar}`;
+/** A region's lines, each prefixed with its number: `40| const x = 1;`. */
+export function renderNumberedLines(region: Pick<Region, 'start' | 'content'>): string {
+  const lines = (region.content ?? '').replace(/\n$/, '').split('\n');
+  return lines.map((line, k) => `${region.start + k}| ${line}`.trimEnd()).join('\n');
 }
 
-/** A packed file as the pack shows it: heading, then each region. */
+/** Marks lines left out between two regions of one fence. */
+export const GAP_LINE = '…';
+
+/** A fence longer than any backtick run inside, so code holding ``` cannot close it early. */
+export function fenceFor(contents: readonly string[]): string {
+  const longest = Math.max(0, ...contents.flatMap((c) => c.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * A packed file as the pack shows it: heading, then its regions' lines, numbered, in one fence
+ * tagged with the language, `…` where lines are skipped between regions. Regions without
+ * content (a result asked for without it) are listed by their lines instead.
+ */
 export function renderPackedFile(file: FileResult): string {
-  const tag = fenceTagOf(file.path);
-  return [renderFileHeading(file), ...file.regions.map((region) => renderRegion(region, tag))].join(PACK_SEPARATOR);
+  const heading = renderFileHeading(file);
+  if (file.regions.length === 0) return heading;
+  if (file.regions.some((r) => r.content === undefined)) return [heading, ...file.regions.map((r) => `- ${describeRegion(r)}`)].join(PACK_SEPARATOR);
+  const body: string[] = [];
+  let last = 0;
+  for (const region of file.regions) {
+    if (last > 0 && region.start > last + 1) body.push(GAP_LINE);
+    body.push(renderNumberedLines(region));
+    last = region.end;
+  }
+  const bar = fenceFor(file.regions.map((r) => r.content!));
+  return `${heading}${PACK_SEPARATOR}${bar}${fenceTagOf(file.path)}\n${body.join('\n')}\n${bar}`;
 }

@@ -1,5 +1,5 @@
 import type { Tokenizer } from '../core/deps.js';
-import { fenceTagOf, PACK_SEPARATOR, renderFileHeading, renderPackedFile, renderRegion } from '../core/pack-text.js';
+import { fenceTagOf, GAP_LINE, PACK_SEPARATOR, renderFileHeading, renderNumberedLines, renderPackedFile } from '../core/pack-text.js';
 import type { CutRegion, FileFacts, FileResult, Region, Score } from '../core/types.js';
 import { regionsFor } from './regions.js';
 import { roundTo } from '../core/numbers.js';
@@ -19,8 +19,8 @@ export interface PackInput {
 export interface PackResult {
   files: FileResult[];
   /**
-   * Tokens of the pack as `--format md` shows its files (headings, region labels, numbered code
-   * in fences), counted on the whole text. Never above the budget.
+   * Tokens of the pack as `--format md` shows its files (headings, reasons, numbered code in
+   * fences), counted on the whole text. Never above the budget.
    */
   tokens: number;
   /** What did not fit, in the order it was left out (best files first). */
@@ -74,9 +74,10 @@ export function packFiles(input: PackInput): PackResult {
     const lineCount = text.endsWith('\n') ? lines.length - 1 : lines.length;
     const facts = input.facts.get(score.path);
     const file: FileResult = { path: score.path, score: roundTo(score.relevance, 2), reason: score.reason, regions: [] };
-    const tag = fenceTagOf(file.path);
-    const heading = tokenizer.count(renderFileHeading(file)) + (packed.length > 0 ? sep : 0);
-    const costOf = (region: Region): number => sep + tokenizer.count(renderRegion(withText(region, lines), tag));
+    // The heading with an empty fence, then per region its numbered lines (and a gap mark): the
+    // running count is close; `settle` counts the finished text exactly.
+    const heading = tokenizer.count(`${renderFileHeading(file)}${PACK_SEPARATOR}\`\`\`${fenceTagOf(file.path)}\n\`\`\``) + (packed.length > 0 ? sep : 0);
+    const costOf = (region: Region): number => tokenizer.count(`${renderNumberedLines(withText(region, lines))}\n${GAP_LINE}\n`);
     const regions = regionsFor({ ...(facts ?? bareFacts(score.path)), lines: Math.min(facts?.lines ?? lineCount, lineCount) }, score.evidence);
     const left: CutRegion[] = [];
     for (const region of regions) {
@@ -112,8 +113,7 @@ function settle(packed: FileWork[], budget: number, tokenizer: Tokenizer, cut: C
     const last = packed[packed.length - 1];
     if (tokens <= budget || !last) return tokens;
     const region = last.file.regions.pop()!;
-    const tag = fenceTagOf(last.file.path);
-    cut.push(cutOf(last.file.path, region, tokenizer.count(renderRegion(region, tag))));
+    cut.push(cutOf(last.file.path, region, tokenizer.count(`${renderNumberedLines(region)}\n${GAP_LINE}\n`)));
     if (last.file.regions.length === 0) packed.pop();
   }
 }

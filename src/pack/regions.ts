@@ -21,8 +21,10 @@ const MAX_SCATTERED_REGIONS = 6;
 /**
  * The regions of a file worth reading, sorted and disjoint: per evidence line the innermost
  * definition around it (a method, not its class), or a window when that definition is long or
- * there is none; adjacent regions merged. No evidence: the header. Scattered evidence: an
- * outline of the top-level definitions' first lines.
+ * there is none; evidence in a container between its members (a class field) gives the
+ * container's first line and a window, not every member. Adjacent regions merged. No evidence:
+ * the header. Scattered evidence: an outline of the top-level definitions' first lines (values
+ * left out when there are other definitions).
  */
 export function regionsFor(facts: FileFacts, evidence: readonly number[], options: RegionOptions = {}): Region[] {
   const context = options.context ?? 6;
@@ -31,21 +33,25 @@ export function regionsFor(facts: FileFacts, evidence: readonly number[], option
   if (lines <= 0) return [];
   const points = [...new Set(evidence.filter((n) => Number.isInteger(n) && n >= 1 && n <= lines))].sort((a, b) => a - b);
   if (points.length === 0) return [{ start: 1, end: Math.min(lines, HEADER_LINES) }];
-  const regions = points.map((line) => regionAround(facts.defs, line, lines, context, maxRegionLines));
+  const regions = points.flatMap((line) => regionAround(facts.defs, line, lines, context, maxRegionLines));
   const merged = mergeRegions(regions);
   if (merged.length <= MAX_SCATTERED_REGIONS) return merged;
   const outline = outlineOf(facts.defs, lines);
   return outline.length > 0 ? outline : merged.slice(0, MAX_SCATTERED_REGIONS);
 }
 
-function regionAround(defs: readonly SymbolDef[], line: number, lines: number, context: number, maxRegionLines: number): Region {
+function regionAround(defs: readonly SymbolDef[], line: number, lines: number, context: number, maxRegionLines: number): Region[] {
   const def = innermostAt(defs, line);
-  if (def && def.end - def.start + 1 <= maxRegionLines) return { start: def.start, end: Math.min(def.end, lines), symbol: def.name };
+  const size = def ? def.end - def.start + 1 : 0;
+  const isContainer = def !== undefined && size > 2 * context + 1 && defs.some((d) => d !== def && d.start >= def.start && d.end <= def.end);
+  if (def && !isContainer && size <= maxRegionLines) return [{ start: def.start, end: Math.min(def.end, lines), symbol: def.name }];
   const low = def ? Math.max(1, def.start) : 1;
   const high = def ? Math.min(lines, def.end) : lines;
   const window: Region = { start: Math.max(low, line - context), end: Math.min(high, line + context) };
-  if (def) window.symbol = def.name;
-  return window;
+  if (!def) return [window];
+  window.symbol = def.name;
+  // The first line says what the window is inside of.
+  return window.start > def.start ? [{ start: def.start, end: def.start, symbol: def.name }, window] : [window];
 }
 
 /** The smallest definition containing the line (ties: the later start, i.e. the nested one). */
@@ -72,9 +78,12 @@ export function mergeRegions(regions: readonly Region[]): Region[] {
   return out;
 }
 
-/** First line of each definition not inside another one (Go and Rust methods included). */
+const VALUE_KINDS: ReadonlySet<SymbolDef['kind']> = new Set(['variable', 'constant']);
+
+/** First line of each definition not inside another one (Go and Rust methods included); values only when nothing else is defined. */
 function outlineOf(defs: readonly SymbolDef[], lines: number): Region[] {
-  const sorted = [...defs].sort((a, b) => a.start - b.start || b.end - a.end);
+  const named = defs.filter((d) => !VALUE_KINDS.has(d.kind));
+  const sorted = [...(named.length > 0 ? named : defs)].sort((a, b) => a.start - b.start || b.end - a.end);
   const out: Region[] = [];
   let coveredTo = 0;
   for (const def of sorted) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FileFacts, Score } from '../../src/core/types.js';
 import { extractFacts } from '../../src/facts/extract.js';
-import { renderFileHeading, renderRegion } from '../../src/core/pack-text.js';
+import { GAP_LINE, renderFileHeading, renderNumberedLines } from '../../src/core/pack-text.js';
 import { packFiles, regionText, renderPackText, type PackInput } from '../../src/pack/pack.js';
 import { createTokenizer } from '../../src/pack/tokens.js';
 
@@ -71,8 +71,8 @@ describe('packFiles', () => {
       expect(listed, key).toBe(true);
     }
     for (const item of result.cut.filter((c) => c.start !== undefined)) {
-      const region = { start: item.start!, end: item.end!, content: regionText(TEXTS.get(item.path)!.split('\n'), { start: item.start!, end: item.end! }), ...(item.symbol ? { symbol: item.symbol } : {}) };
-      expect(item.tokens).toBe(tokenizer.count(`\n\n${renderRegion(region, 'typescript')}`));
+      const region = { start: item.start!, end: item.end!, content: regionText(TEXTS.get(item.path)!.split('\n'), { start: item.start!, end: item.end! }) };
+      expect(item.tokens).toBe(tokenizer.count(`${renderNumberedLines(region)}\n${GAP_LINE}\n`));
     }
   });
 

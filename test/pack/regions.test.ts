@@ -19,8 +19,16 @@ describe('regionsFor', () => {
     expect(regionsFor(CLASS_FILE, [15])).toEqual([{ start: 12, end: 20, symbol: 'getUser' }]);
   });
 
-  it('takes the class for evidence between its methods', () => {
-    expect(regionsFor(CLASS_FILE, [35])).toEqual([{ start: 10, end: 60, symbol: 'UserService' }]);
+  it('takes the class first line and a window for evidence between its methods, not every method', () => {
+    expect(regionsFor(CLASS_FILE, [35])).toEqual([
+      { start: 10, end: 10, symbol: 'UserService' },
+      { start: 29, end: 41, symbol: 'UserService' },
+    ]);
+    const small = facts(40, [
+      { name: 'Point', kind: 'class', start: 1, end: 8 },
+      { name: 'norm', kind: 'method', start: 5, end: 7, parent: 'Point' },
+    ]);
+    expect(regionsFor(small, [2])).toEqual([{ start: 1, end: 8, symbol: 'Point' }]);
   });
 
   it('merges overlapping and adjacent regions, joining their names', () => {
@@ -28,7 +36,10 @@ describe('regionsFor', () => {
   });
 
   it('shows a window of a long definition, labelled with its name', () => {
-    expect(regionsFor(CLASS_FILE, [100])).toEqual([{ start: 94, end: 106, symbol: 'longFunction' }]);
+    expect(regionsFor(CLASS_FILE, [100])).toEqual([
+      { start: 70, end: 70, symbol: 'longFunction' },
+      { start: 94, end: 106, symbol: 'longFunction' },
+    ]);
     expect(regionsFor(CLASS_FILE, [72], { context: 3 })).toEqual([{ start: 70, end: 75, symbol: 'longFunction' }]);
     expect(regionsFor(CLASS_FILE, [100], { maxRegionLines: 200 })).toEqual([{ start: 70, end: 190, symbol: 'longFunction' }]);
   });
@@ -43,6 +54,15 @@ describe('regionsFor', () => {
     expect(regionsFor(CLASS_FILE, [0, 500, 1.5])).toEqual([{ start: 1, end: 30 }]);
     expect(regionsFor(facts(12, []), [])).toEqual([{ start: 1, end: 12 }]);
     expect(regionsFor(facts(0, []), [])).toEqual([]);
+  });
+
+  it('leaves values out of an outline when the file defines anything else', () => {
+    const mixed = facts(400, [
+      ...Array.from({ length: 8 }, (_, i): SymbolDef => ({ name: `f${i}`, kind: 'function', start: i * 50 + 1, end: i * 50 + 10 })),
+      { name: 'LIMIT', kind: 'constant', start: 20, end: 20 },
+    ]);
+    const evidence = Array.from({ length: 8 }, (_, i) => i * 50 + 4);
+    expect(regionsFor(mixed, evidence).map((r) => r.symbol)).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7']);
   });
 
   it('gives an outline of top-level definitions when evidence is scattered', () => {
