@@ -7,8 +7,8 @@ export interface RegionOptions {
    */
   context?: number;
   /**
-   * A definition longer than this is shown as a window around the evidence instead.
-   * @default 80
+   * A definition longer than this is shown as its first line and a window around the evidence.
+   * @default 50
    */
   maxRegionLines?: number;
 }
@@ -28,7 +28,7 @@ const MAX_SCATTERED_REGIONS = 6;
  */
 export function regionsFor(facts: FileFacts, evidence: readonly number[], options: RegionOptions = {}): Region[] {
   const context = options.context ?? 6;
-  const maxRegionLines = options.maxRegionLines ?? 80;
+  const maxRegionLines = options.maxRegionLines ?? 50;
   const lines = facts.lines;
   if (lines <= 0) return [];
   const points = [...new Set(evidence.filter((n) => Number.isInteger(n) && n >= 1 && n <= lines))].sort((a, b) => a - b);
@@ -64,13 +64,16 @@ export function innermostAt(defs: readonly SymbolDef[], line: number): SymbolDef
   return best;
 }
 
-/** Overlapping or adjacent regions become one; symbols are joined in order, without repeats. */
+/**
+ * Overlapping or adjacent regions become one, and so do regions one line apart (the line costs
+ * what the `…` marking the gap would); symbols are joined in order, without repeats.
+ */
 export function mergeRegions(regions: readonly Region[]): Region[] {
   const sorted = [...regions].sort((a, b) => a.start - b.start || a.end - b.end);
   const out: Region[] = [];
   for (const region of sorted) {
     const last = out[out.length - 1];
-    if (last && region.start <= last.end + 1) {
+    if (last && region.start <= last.end + 2) {
       last.end = Math.max(last.end, region.end);
       if (region.symbol && !last.symbol?.split(', ').includes(region.symbol)) last.symbol = last.symbol ? `${last.symbol}, ${region.symbol}` : region.symbol;
     } else out.push({ ...region });

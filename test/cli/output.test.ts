@@ -56,7 +56,7 @@ describe('stdout carries the result and nothing else', () => {
     const io = makeIo();
     await main(['retrieve', '--task', 't'], io, fakeRun());
     expect(io.stdout.text).toContain('## src/auth/verify.ts (score 0.93)');
-    expect(io.stdout.text).toContain('```typescript\n40| export function verifyEmail(token: string) {\n41|   return check(token);\n42| }\n…\n60| export const TTL = 3600;\n```');
+    expect(io.stdout.text).toContain('```typescript\n40\texport function verifyEmail(token: string) {\n41\t  return check(token);\n42\t}\n…\n60\texport const TTL = 3600;\n```');
     expect(io.stdout.text).not.toMatch(ANSI);
   });
 

@@ -14,8 +14,8 @@ describe('renderMarkdown', () => {
   });
 
   it('lists each file with score, reason and regions; code numbered, in one fence tagged by language, … between regions', () => {
-    expect(md).toContain('## src/auth/verify.ts (score 0.93)\n\ndefines verifyEmail, named by the task\n\n```typescript\n40| export function verifyEmail(token: string) {');
-    expect(md).toContain('42| }\n…\n60| export const TTL = 3600;\n```');
+    expect(md).toContain('## src/auth/verify.ts (score 0.93)\n\ndefines verifyEmail, named by the task\n\n```typescript\n40\texport function verifyEmail(token: string) {');
+    expect(md).toContain('42\t}\n…\n60\texport const TTL = 3600;\n```');
     expect(md).toContain('## src/auth/tokens.py (score 0.71)');
     expect(md).toContain('- lines 1–9 (expiry)');
     expect(md).not.toContain('```python'); // the Python region has no content
@@ -39,7 +39,7 @@ describe('renderMarkdown', () => {
 
   it('uses a longer fence when the code itself holds ```', () => {
     const result = sampleResult({ files: [{ path: 'README.md', score: 0.8, reason: 'r', regions: [{ start: 1, end: 3, content: '```sh\nnpm i\n```' }] }] });
-    expect(renderMarkdown(result)).toContain('````\n1| ```sh\n2| npm i\n3| ```\n````');
+    expect(renderMarkdown(result)).toContain('````\n1\t```sh\n2\tnpm i\n3\t```\n````');
   });
 
   it('says when no file reached the threshold, and uses only the first line of a long task', () => {

@@ -39,7 +39,7 @@ describe('the pack within --budget, end to end', () => {
         expect(renderMarkdown(result)).toContain('## Cut for the budget');
       }
       if (budget >= 1500) expect(result.files.length).toBeGreaterThan(1);
-      for (const file of result.files) for (const region of file.regions) expect(packText).toContain(`${region.start}| `);
+      for (const file of result.files) for (const region of file.regions) expect(packText).toContain(`${region.start}\t`);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FileFacts, SymbolDef } from '../../src/core/types.js';
-import { regionsFor } from '../../src/pack/regions.js';
+import { mergeRegions, regionsFor } from '../../src/pack/regions.js';
 
 function facts(lines: number, defs: SymbolDef[]): FileFacts {
   return { path: 'src/a.ts', hash: 'h', language: 'typescript', lines, defs, imports: [], calls: [] };
@@ -33,6 +33,11 @@ describe('regionsFor', () => {
 
   it('merges overlapping and adjacent regions, joining their names', () => {
     expect(regionsFor(CLASS_FILE, [14, 18, 25])).toEqual([{ start: 12, end: 30, symbol: 'getUser, saveUser' }]);
+  });
+
+  it('merges regions one line apart, but not two', () => {
+    expect(mergeRegions([{ start: 1, end: 5 }, { start: 7, end: 9 }])).toEqual([{ start: 1, end: 9 }]);
+    expect(mergeRegions([{ start: 1, end: 5 }, { start: 8, end: 9 }])).toEqual([{ start: 1, end: 5 }, { start: 8, end: 9 }]);
   });
 
   it('shows a window of a long definition, labelled with its name', () => {
