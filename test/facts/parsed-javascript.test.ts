@@ -57,4 +57,23 @@ describe('tree-sitter facts: JavaScript', () => {
     expect(facts.imports).toEqual(["path", "./helper.js"]);
     expect(facts.calls).toEqual(["require", "format", "Foo", "Bar", "run"]);
   });
+
+  it('reads top-level methods assigned to an object, as Express writes them', async () => {
+    const app = String.raw`
+var app = exports = module.exports = {};
+
+app.init = function init() {
+  this.cache = {};
+};
+
+app.handle = function handle(req, res, callback) {
+  var router = this._router;
+  router.handle(req, res, callback);
+};
+
+exports.helper = () => 1;
+`.slice(1);
+    const facts = await readFacts('lib/application.js', app);
+    expect(defLines(facts)).toEqual(['variable app 1-1', 'method app.init 3-5', 'method app.handle 7-10', 'function helper 12-12']);
+  });
 });

@@ -4,7 +4,11 @@ import { unquote, type TreeSpec } from '../spec.js';
 
 const FUNCTION_VALUE = '[(function_expression) (arrow_function) (generator_function)]';
 
-/** Definitions both grammars know (JavaScript node types are a subset of TypeScript's). */
+/**
+ * Definitions both grammars know (JavaScript node types are a subset of TypeScript's). Besides
+ * declarations: `Foo.prototype.bar = function`, `module.exports.foo =`, `exports.foo =`, and at
+ * the top level `app.handle = function handle(…)` (a method of `app`, as Express writes them).
+ */
 const DEFS = String.raw`
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
@@ -32,6 +36,9 @@ const DEFS = String.raw`
   left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
   right: ${FUNCTION_VALUE}
   (#eq? @_exports "exports")) @def.function
+(program (expression_statement (assignment_expression
+  left: (member_expression object: (identifier) @parent property: (property_identifier) @name)
+  right: ${FUNCTION_VALUE}) @def.method))
 `;
 
 const IMPORTS = String.raw`
