@@ -71,7 +71,7 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   const treeFor = async (path: string, text: string): Promise<{ tree?: TreeInput; missing?: boolean }> => {
     const choice = treeSitter && text.length <= MAX_PARSE_CHARS ? grammarFor(path, text) : undefined;
     if (!choice) return {};
-    const grammar = await loadGrammar(choice.grammar, logger.warn);
+    const grammar = await loadGrammar(choice.grammar, (message) => logger.warn(message));
     return grammar ? { tree: { grammar, spec: choice.spec } } : { missing: true };
   };
 
