@@ -32,10 +32,28 @@ export function extractFacts(path: string, text: string, tree?: TreeInput): Extr
   const language = languageOf(path);
   const raw = normalizeNewlines(text);
   const lines = countLines(raw);
-  if (tree && raw.length > 0) {
-    const parsed = parseFacts(tree.grammar, tree.spec, raw, lines);
-    if (parsed) return { language, lines, parser: 'tree-sitter', defs: parsed.defs.map((def) => clampDef(def, lines)).sort(byPosition), imports: parsed.imports, calls: parsed.calls };
-  }
+  const parsed = tree && raw.length > 0 ? parseFacts(tree.grammar, tree.spec, raw, lines) : undefined;
+  if (!parsed) return readWithPatterns(language, raw, lines);
+  const facts: ExtractedFacts = { language, lines, parser: 'tree-sitter', defs: parsed.defs.map((def) => clampDef(def, lines)), imports: parsed.imports, calls: parsed.calls };
+  if (parsed.errors.length > 0) patchErrors(facts, parsed.errors, readWithPatterns(language, raw, lines));
+  facts.defs.sort(byPosition);
+  return facts;
+}
+
+/**
+ * Where the grammar gave up (an `#ifdef` inside an initializer, syntax newer than the grammar),
+ * the patterns' definitions starting in those lines are added, and their imports and calls.
+ */
+function patchErrors(facts: ExtractedFacts, errors: ReadonlyArray<[number, number]>, patterns: ExtractedFacts): void {
+  const known = new Set(facts.defs.map((d) => `${d.name}:${d.start}`));
+  const inError = (line: number): boolean => errors.some(([from, to]) => line >= from && line <= to);
+  for (const def of patterns.defs) if (inError(def.start) && !known.has(`${def.name}:${def.start}`)) facts.defs.push(def);
+  facts.imports = [...new Set([...facts.imports, ...patterns.imports])];
+  facts.calls = [...new Set([...facts.calls, ...patterns.calls])].slice(0, Math.max(facts.calls.length, 500));
+}
+
+/** The pattern extractor: comments and strings masked, then per-language patterns. */
+function readWithPatterns(language: string, raw: string, lines: number): ExtractedFacts {
   const facts: ExtractedFacts = { language, lines, defs: [], imports: [], calls: [] };
   const syntax = syntaxOf(language);
   if (!syntax || raw.length === 0) return facts;

@@ -25,6 +25,17 @@ describe('tree-sitter facts: choosing the parser', () => {
     expect(defLines(facts)).toEqual(['function parse 1-4', 'function render 6-8']);
   });
 
+  it('adds the pattern definitions where a few lines do not parse, and keeps the tree for the rest', async () => {
+    const helpers = Array.from({ length: 20 }, (_, i) => `def helper${i}(a):\n    return a + ${i}\n`).join('\n');
+    const broken = `${helpers}\nclass Config(\n    def load(self):\n        return 1\n\ndef after(x):\n    return x\n`;
+    const facts = await readFacts('pkg/conf.py', broken);
+    expect(facts.parser).toBe('tree-sitter');
+    const lines = defLines(facts);
+    expect(lines).toContain('class Config 61-66'); // line 61 is an ERROR node: the pattern extractor reads it
+    expect(lines).toContain('function after 65-66');
+    expect(lines.filter((l) => l.startsWith('function helper'))).toHaveLength(20);
+  });
+
   it('reads a .h header with the C++ grammar when it says C++, else with the C grammar', async () => {
     const cpp = await readFacts('include/widget.h', 'namespace ui {\nclass Widget {\n public:\n  void draw();\n};\n}\n');
     expect(cpp.parser).toBe('tree-sitter');

@@ -8,6 +8,8 @@ export interface ParsedFacts {
   defs: SymbolDef[];
   imports: string[];
   calls: string[];
+  /** 1-based inclusive line ranges the grammar could not read (ERROR nodes), in order. */
+  errors: Array<[from: number, to: number]>;
 }
 
 const MAX_CALLS = 500;
@@ -24,28 +26,29 @@ const MAX_ERROR_SHARE = 0.2;
 export function parseFacts(grammar: Grammar, spec: TreeSpec, text: string, lines: number): ParsedFacts | undefined {
   try {
     return grammar.parse(text, (root) => {
-      if (root.hasError && errorLines(root) > MAX_ERROR_SHARE * Math.max(lines, 1)) return undefined;
+      const errors = root.hasError ? errorRanges(root) : [];
+      if (errors.reduce((sum, [from, to]) => sum + to - from + 1, 0) > MAX_ERROR_SHARE * Math.max(lines, 1)) return undefined;
       // One query, one pass over the tree: definitions, imports and calls split by capture name.
       const matches = grammar.query(`${spec.defs}\n${spec.imports}\n${spec.calls}`).matches(root);
-      return { defs: findDefs(spec, matches), imports: findImports(spec, matches), calls: findCalls(matches) };
+      return { defs: findDefs(spec, matches), imports: findImports(spec, matches), calls: findCalls(matches), errors };
     });
   } catch {
     return undefined; // A query or the parser gave up on this input: patterns read it instead.
   }
 }
 
-/** Lines covered by ERROR nodes (outermost ones, so nested errors count once). */
-function errorLines(root: Node): number {
-  let covered = 0;
-  let until = -1;
+/** Lines covered by ERROR nodes, as disjoint 1-based ranges (nested errors count once). */
+function errorRanges(root: Node): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
   for (const node of root.descendantsOfType('ERROR')) {
     if (!node) continue;
-    const from = Math.max(node.startPosition.row, until + 1);
-    const to = node.endPosition.row;
-    if (to >= from) covered += to - from + 1;
-    until = Math.max(until, to);
+    const from = node.startPosition.row + 1;
+    const to = node.endPosition.row + 1;
+    const last = ranges[ranges.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else ranges.push([from, to]);
   }
-  return covered;
+  return ranges;
 }
 
 /** Nodes captured as `name`, in document order. */
