@@ -33,25 +33,33 @@ export function regionsFor(facts: FileFacts, evidence: readonly number[], option
   if (lines <= 0) return [];
   const points = [...new Set(evidence.filter((n) => Number.isInteger(n) && n >= 1 && n <= lines))].sort((a, b) => a - b);
   if (points.length === 0) return [{ start: 1, end: Math.min(lines, HEADER_LINES) }];
-  const regions = points.flatMap((line) => regionAround(facts.defs, line, lines, context, maxRegionLines));
-  const merged = mergeRegions(regions);
-  if (merged.length <= MAX_SCATTERED_REGIONS) return merged;
+  const around = points.map((line) => regionAround(facts.defs, line, lines, context, maxRegionLines));
+  // Spread is judged on the evidence's own regions (touching ones count once), before the
+  // first lines added for context and the one-line gaps closed for display.
+  const places = mergeRegions(around.map((a) => a.region), 0);
+  if (places.length <= MAX_SCATTERED_REGIONS) return mergeRegions(around.flatMap((a) => (a.header ? [a.header, a.region] : [a.region])));
   const outline = outlineOf(facts.defs, lines);
-  return outline.length > 0 ? outline : merged.slice(0, MAX_SCATTERED_REGIONS);
+  return outline.length > 0 ? outline : places.slice(0, MAX_SCATTERED_REGIONS);
 }
 
-function regionAround(defs: readonly SymbolDef[], line: number, lines: number, context: number, maxRegionLines: number): Region[] {
+/** The region shown for one evidence line, and the first line of a long definition it is a window of. */
+interface Around {
+  region: Region;
+  header?: Region;
+}
+
+function regionAround(defs: readonly SymbolDef[], line: number, lines: number, context: number, maxRegionLines: number): Around {
   const def = innermostAt(defs, line);
   const size = def ? def.end - def.start + 1 : 0;
   const isContainer = def !== undefined && size > 2 * context + 1 && defs.some((d) => d !== def && d.start >= def.start && d.end <= def.end);
-  if (def && !isContainer && size <= maxRegionLines) return [{ start: def.start, end: Math.min(def.end, lines), symbol: def.name }];
+  if (def && !isContainer && size <= maxRegionLines) return { region: { start: def.start, end: Math.min(def.end, lines), symbol: def.name } };
   const low = def ? Math.max(1, def.start) : 1;
   const high = def ? Math.min(lines, def.end) : lines;
   const window: Region = { start: Math.max(low, line - context), end: Math.min(high, line + context) };
-  if (!def) return [window];
+  if (!def) return { region: window };
   window.symbol = def.name;
   // The first line says what the window is inside of.
-  return window.start > def.start ? [{ start: def.start, end: def.start, symbol: def.name }, window] : [window];
+  return window.start > def.start ? { region: window, header: { start: def.start, end: def.start, symbol: def.name } } : { region: window };
 }
 
 /** The smallest definition containing the line (ties: the later start, i.e. the nested one). */
@@ -65,15 +73,16 @@ export function innermostAt(defs: readonly SymbolDef[], line: number): SymbolDef
 }
 
 /**
- * Overlapping or adjacent regions become one, and so do regions one line apart (the line costs
- * what the `…` marking the gap would); symbols are joined in order, without repeats.
+ * Overlapping or adjacent regions become one, and so do regions at most `gap` lines apart (by
+ * default one: the line costs what the `…` marking the gap would); symbols are joined in order,
+ * without repeats.
  */
-export function mergeRegions(regions: readonly Region[]): Region[] {
+export function mergeRegions(regions: readonly Region[], gap = 1): Region[] {
   const sorted = [...regions].sort((a, b) => a.start - b.start || a.end - b.end);
   const out: Region[] = [];
   for (const region of sorted) {
     const last = out[out.length - 1];
-    if (last && region.start <= last.end + 2) {
+    if (last && region.start <= last.end + 1 + gap) {
       last.end = Math.max(last.end, region.end);
       if (region.symbol && !last.symbol?.split(', ').includes(region.symbol)) last.symbol = last.symbol ? `${last.symbol}, ${region.symbol}` : region.symbol;
     } else out.push({ ...region });

@@ -70,6 +70,12 @@ describe('regionsFor', () => {
     expect(regionsFor(mixed, evidence).map((r) => r.symbol)).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'f5', 'f6', 'f7']);
   });
 
+  it('judges spread on the evidence regions themselves: seven functions one blank line apart are an outline', () => {
+    const packed = facts(100, Array.from({ length: 7 }, (_, i): SymbolDef => ({ name: `g${i}`, kind: 'function', start: i * 6 + 1, end: i * 6 + 5 })));
+    const evidence = Array.from({ length: 7 }, (_, i) => i * 6 + 2);
+    expect(regionsFor(packed, evidence).map((r) => [r.start, r.end])).toEqual(Array.from({ length: 7 }, (_, i) => [i * 6 + 1, i * 6 + 1]));
+  });
+
   it('gives an outline of top-level definitions when evidence is scattered', () => {
     const scattered = facts(400, [
       ...Array.from({ length: 8 }, (_, i): SymbolDef => ({ name: `f${i}`, kind: 'function', start: i * 50 + 1, end: i * 50 + 10 })),
