@@ -32,11 +32,12 @@ export function describeRegion(region: Pick<Region, 'start' | 'end' | 'symbol'>)
 /**
  * A region's lines, each prefixed with its number and a tab, as `cat -n` writes them (unpadded):
  * `40\tconst x = 1;`. The tab merges with the line's indentation into one token, so numbering
- * costs about a token a line (`40| ` costs two).
+ * costs about a token a line (`40| ` costs two). Blank lines stay blank: the next number says
+ * where they were.
  */
 export function renderNumberedLines(region: Pick<Region, 'start' | 'content'>): string {
   const lines = (region.content ?? '').replace(/\n$/, '').split('\n');
-  return lines.map((line, k) => `${region.start + k}\t${line}`.trimEnd()).join('\n');
+  return lines.map((line, k) => (line.trim() === '' ? '' : `${region.start + k}\t${line}`.trimEnd())).join('\n');
 }
 
 /** Marks lines left out between two regions of one fence. */

@@ -17,6 +17,8 @@ export interface RegionOptions {
 const HEADER_LINES = 30;
 /** Past this many separate regions the evidence is too scattered to show: an outline instead. */
 const MAX_SCATTERED_REGIONS = 6;
+/** Definitions an outline names at most. */
+const MAX_OUTLINE = 30;
 
 /**
  * The regions of a file worth reading, sorted and disjoint: per evidence line the innermost
@@ -38,7 +40,7 @@ export function regionsFor(facts: FileFacts, evidence: readonly number[], option
   // first lines added for context and the one-line gaps closed for display.
   const places = mergeRegions(around.map((a) => a.region), 0);
   if (places.length <= MAX_SCATTERED_REGIONS) return mergeRegions(around.flatMap((a) => (a.header ? [a.header, a.region] : [a.region])));
-  const outline = outlineOf(facts.defs, lines);
+  const outline = outlineOf(facts.defs, lines, points);
   return outline.length > 0 ? outline : places.slice(0, MAX_SCATTERED_REGIONS);
 }
 
@@ -92,16 +94,22 @@ export function mergeRegions(regions: readonly Region[], gap = 1): Region[] {
 
 const VALUE_KINDS: ReadonlySet<SymbolDef['kind']> = new Set(['variable', 'constant']);
 
-/** First line of each definition not inside another one (Go and Rust methods included); values only when nothing else is defined. */
-function outlineOf(defs: readonly SymbolDef[], lines: number): Region[] {
+/**
+ * First line of each definition not inside another one (Go and Rust methods included); values
+ * only when nothing else is defined. A long outline keeps the `MAX_OUTLINE` definitions nearest
+ * the evidence (those holding it first): a map of the file where the task touches it.
+ */
+function outlineOf(defs: readonly SymbolDef[], lines: number, evidence: readonly number[]): Region[] {
   const named = defs.filter((d) => !VALUE_KINDS.has(d.kind));
   const sorted = [...(named.length > 0 ? named : defs)].sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: Region[] = [];
+  const top: SymbolDef[] = [];
   let coveredTo = 0;
   for (const def of sorted) {
     if (def.start <= coveredTo || def.start > lines) continue;
-    out.push({ start: def.start, end: def.start, symbol: def.name });
+    top.push(def);
     coveredTo = def.end;
   }
-  return mergeRegions(out);
+  const distance = (def: SymbolDef): number => Math.min(...evidence.map((n) => (n < def.start ? def.start - n : n > def.end ? n - def.end : 0)));
+  const kept = top.length <= MAX_OUTLINE ? top : top.map((def) => ({ def, d: distance(def) })).sort((a, b) => a.d - b.d || a.def.start - b.def.start).slice(0, MAX_OUTLINE).map((x) => x.def);
+  return mergeRegions(kept.map((def) => ({ start: def.start, end: def.start, symbol: def.name })));
 }

@@ -76,6 +76,16 @@ describe('regionsFor', () => {
     expect(regionsFor(packed, evidence).map((r) => [r.start, r.end])).toEqual(Array.from({ length: 7 }, (_, i) => [i * 6 + 1, i * 6 + 1]));
   });
 
+  it('keeps a long outline to the 30 definitions nearest the evidence', () => {
+    const many = facts(2000, Array.from({ length: 100 }, (_, i): SymbolDef => ({ name: `h${i}`, kind: 'function', start: i * 20 + 1, end: i * 20 + 10 })));
+    const evidence = [42, 402, 1202, 1602, 1802, 1902, 1982].map((n) => n + 1);
+    const outline = regionsFor(many, evidence);
+    expect(outline).toHaveLength(30);
+    expect(outline.map((r) => r.symbol)).toEqual(expect.arrayContaining(['h2', 'h20', 'h60', 'h80', 'h90', 'h95', 'h99']));
+    expect(outline.map((r) => r.start)).toEqual([...outline.map((r) => r.start)].sort((a, b) => a - b));
+    expect(outline.map((r) => r.symbol)).not.toContain('h40');
+  });
+
   it('gives an outline of top-level definitions when evidence is scattered', () => {
     const scattered = facts(400, [
       ...Array.from({ length: 8 }, (_, i): SymbolDef => ({ name: `f${i}`, kind: 'function', start: i * 50 + 1, end: i * 50 + 10 })),
