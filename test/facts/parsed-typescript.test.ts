@@ -84,4 +84,10 @@ describe('tree-sitter facts: TypeScript', () => {
     expect(facts.imports).toEqual(["node:fs/promises", "./models", "./util", "./lazy"]);
     expect(facts.calls).toEqual(["respond", "Component", "Map", "emit", "readFile", "parse", "UserService"]);
   });
+
+  it('reads the methods a declaration file declares in a class, not the members of an interface', async () => {
+    const declarations = 'export declare class AxiosHeaders {\n  constructor(headers?: RawAxiosHeaders);\n  set(name: string, value: string): AxiosHeaders;\n}\n\nexport interface Config {\n  get(url: string): void;\n}\n';
+    const facts = await readFacts('index.d.ts', declarations);
+    expect(defLines(facts)).toEqual(['class AxiosHeaders 1-4', 'method AxiosHeaders.constructor 2-2', 'method AxiosHeaders.set 3-3', 'interface Config 6-8']);
+  });
 });

@@ -84,6 +84,7 @@ export const TYPESCRIPT: TreeSpec = {
 (internal_module name: (_) @name) @def.module
 (public_field_definition name: (property_identifier) @name value: ${FUNCTION_VALUE}) @def.method
 (abstract_method_signature name: (_) @name) @def.method
+(class_body (method_signature name: (_) @name) @def.method)
 (internal_module body: (statement_block (lexical_declaration (variable_declarator name: (identifier) @name) @def.binding)))
 (internal_module body: (statement_block (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.binding))))
 `,
