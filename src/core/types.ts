@@ -85,6 +85,8 @@ export interface SymbolDef {
   end: number;
   /** Enclosing definition's name, for methods and nested definitions. */
   parent?: string;
+  /** Enclosing definitions' names and this one, joined by `.` (`::` in Rust and C++): `UserService.getUser`. */
+  qualified?: string;
 }
 
 /** What is known of a file's structure, cached by content hash. */
@@ -100,6 +102,8 @@ export interface FileFacts {
   imports: string[];
   /** Names called in the file (`foo(`, `obj.foo(`): identifiers only, deduplicated. */
   calls: string[];
+  /** Who read the structure: a tree-sitter grammar, or the pattern extractor (other languages, failed parses). */
+  parser?: 'tree-sitter' | 'patterns';
 }
 
 /** The evaluator's verdict on one candidate. */
@@ -139,6 +143,18 @@ export interface FileResult {
   score: number;
   reason: string;
   regions: Region[];
+}
+
+/**
+ * What the budget left out of the pack: a region (lines and symbol), or a whole file (no lines),
+ * with the tokens it would have taken as the pack shows it.
+ */
+export interface CutRegion {
+  path: string;
+  start?: number;
+  end?: number;
+  symbol?: string;
+  tokens: number;
 }
 
 export interface CandidateResult {
@@ -212,6 +228,8 @@ export interface RetrieveResult {
   cycles: CycleTrace[];
   usage: Usage;
   tokens: number;
+  /** Regions and files that scored ≥ threshold but did not fit the budget, best first. */
+  cut?: CutRegion[];
   fallback?: { reason: FallbackReason; message?: string };
   /**
    * The roots searched, in the order given, when the run had several (or a labelled one): every

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { factsKey } from '../core/keys.js';
+import { FACTS_VERSION, factsKey } from '../core/keys.js';
 import type { Cache, FactsReader } from '../core/deps.js';
 import { throwIfAborted } from '../core/errors.js';
 import { languageOf } from '../core/files.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts } from '../core/types.js';
-import { extractFacts, normalizeNewlines } from './extract.js';
+import { extractFacts, normalizeNewlines, type TreeInput } from './extract.js';
 import { readInsideRoot } from './read-file.js';
+import { grammarFor } from './tree-sitter/grammars.js';
+import { loadGrammar } from './tree-sitter/runtime.js';
 
 export interface FactsReaderOptions {
   cache: Cache;
@@ -23,7 +25,16 @@ export interface FactsReaderOptions {
    * @default 4
    */
   concurrency?: number;
+  /**
+   * Parse with tree-sitter where a grammar is bundled (patterns read the rest, and any file
+   * whose parse fails). False: patterns only.
+   * @default true
+   */
+  treeSitter?: boolean;
 }
+
+/** Longer texts (bundles, generated tables) are read with patterns: a parse would cost more than it tells. */
+const MAX_PARSE_CHARS = 400_000;
 
 const decoders = {
   utf8: new TextDecoder('utf-8', { fatal: false }),
@@ -45,7 +56,7 @@ function decode(bytes: Buffer): string {
  * Reads files under a root and extracts their facts, cached by content hash (sha1 of the raw
  * bytes), so an edited file invalidates itself and an unchanged one is never parsed twice.
  */
-export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4 }: FactsReaderOptions): FactsReader {
+export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4, treeSitter = true }: FactsReaderOptions): FactsReader {
   const limit = pLimit(concurrency);
 
   const realRootOf = async (root: string): Promise<string | undefined> => {
@@ -64,14 +75,28 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
     return undefined;
   };
 
-  const factsOf = (path: string, bytes: Buffer): FileFacts => {
+  // Grammars load lazily, the first time a file of their language is read, and stay loaded.
+  // A grammar that should have loaded and did not leaves `missing` set: those facts are not cached.
+  const treeFor = async (path: string, text: string): Promise<{ tree?: TreeInput; missing?: boolean }> => {
+    const choice = treeSitter && text.length <= MAX_PARSE_CHARS ? grammarFor(path, text) : undefined;
+    if (!choice) return {};
+    const grammar = await loadGrammar(choice.grammar, (message) => logger.warn(message));
+    return grammar ? { tree: { grammar, spec: choice.spec } } : { missing: true };
+  };
+
+  // Pattern-only facts are another extractor's output: another key.
+  const version = treeSitter ? FACTS_VERSION : `${FACTS_VERSION}-patterns`;
+
+  const factsOf = async (path: string, bytes: Buffer): Promise<FileFacts> => {
     const hash = createHash('sha1').update(bytes).digest('hex');
-    const key = factsKey(hash);
+    const key = factsKey(hash, version);
     const cached = cache.getFacts(key);
     // Same bytes under another extension (empty files, mostly) read as another language: a miss.
     if (cached && cached.language === languageOf(path)) return cached.path === path ? cached : { ...cached, path };
-    const facts: FileFacts = { path, hash, ...extractFacts(path, decode(bytes)) };
-    cache.setFacts(key, facts);
+    const text = decode(bytes);
+    const { tree, missing } = await treeFor(path, text);
+    const facts: FileFacts = { path, hash, ...extractFacts(path, text, tree) };
+    if (!missing) cache.setFacts(key, facts);
     return facts;
   };
 
@@ -85,7 +110,7 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
           limit(async () => {
             if (signal?.aborted) return undefined;
             const bytes = await readBytes(realRoot, path);
-            return bytes && factsOf(path, bytes);
+            return bytes && (await factsOf(path, bytes));
           }),
         ),
       );

@@ -87,6 +87,7 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
     cycles: run.cycles,
     usage: run.usage,
     tokens: packed.tokens,
+    cut: packed.cut,
   };
   if (run.fallback) result.fallback = run.fallback;
   // Every run that had a model says what it sent, also when that was nothing (all cached, or a fallback before the first call).
