@@ -2,7 +2,9 @@
 export { retrieve } from './orchestrator/loop.js';
 export { createRetriever } from './orchestrator/retriever.js';
 export type { Retriever } from './orchestrator/retriever.js';
-export type { RetrieveOptions, ProviderName } from './core/options.js';
+export { trace } from './orchestrator/call-trace.js';
+export { locate } from './orchestrator/locate.js';
+export type { RetrieveOptions, ProviderName, RootSpec, SearchOptions, TraceOptions, LocateOptions } from './core/options.js';
 export type {
   RetrieveResult,
   FileResult,
@@ -12,6 +14,15 @@ export type {
   Usage,
   ProgressEvent,
   FallbackReason,
+  RootResult,
+  TraceResult,
+  TraceNode,
+  LocateResult,
+  LocateCandidate,
+  LocatedFrame,
+  StackFrame,
+  FrameFormat,
+  ErrorReport,
 } from './core/types.js';
 export type { Logger } from './core/log.js';
 export { CtxloopError, UsageError, SearchError, ProviderError, CacheError, isCtxloopError } from './core/errors.js';

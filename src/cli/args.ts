@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
-import { parseSettings, type ProviderName, type RetrieveOptions } from '../core/options.js';
+import { parseSettings, type ProviderName, type RetrieveOptions, type RootSpec } from '../core/options.js';
+import { isRootLabel, LABEL_RULE } from '../core/roots.js';
 import { parseChoiceFlag, parseNumberFlag, parseTextFlag, PROVIDERS, SEE_HELP, toFlagError } from './flag-values.js';
 
 export const FORMATS = ['json', 'md', 'paths'] as const;
@@ -13,7 +14,7 @@ export type TaskSource = { kind: 'text'; text: string } | { kind: 'file'; path: 
 /** The `retrieve()` options a flag can set. */
 export type FlagSettings = Pick<
   RetrieveOptions,
-  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent'
+  'maxCycles' | 'threshold' | 'budget' | 'scope' | 'include' | 'exclude' | 'provider' | 'model' | 'cache' | 'agentsDir' | 'promptsDir' | 'withContent' | 'deep' | 'deepDepth' | 'noEgress'
 >;
 
 /** `ctxloop retrieve` after parsing and validation; paths are absolute (resolved against cwd). */
@@ -22,7 +23,10 @@ export interface RetrieveArgs {
   /** Undefined when neither `--task` nor `--task-file` was given: stdin, if piped. */
   task: TaskSource | undefined;
   format: OutputFormat;
+  /** The root, or the first of several. */
   root: string;
+  /** Set when `--root` was repeated or labelled (`--root api=../api`): a run over several roots. */
+  roots?: RootSpec[];
   /** Validated settings for `retrieve()`; only what was given. */
   settings: FlagSettings;
   quiet: boolean;
@@ -34,7 +38,7 @@ export interface RetrieveArgs {
 export const RETRIEVE_FLAGS = {
   task: { type: 'string' },
   'task-file': { type: 'string' },
-  root: { type: 'string' },
+  root: { type: 'string', multiple: true },
   format: { type: 'string' },
   json: { type: 'boolean' },
   'max-cycles': { type: 'string' },
@@ -48,6 +52,9 @@ export const RETRIEVE_FLAGS = {
   cache: { type: 'string' },
   'no-cache': { type: 'boolean' },
   'with-content': { type: 'boolean' },
+  deep: { type: 'boolean' },
+  depth: { type: 'string' },
+  'no-egress': { type: 'boolean' },
   'agents-dir': { type: 'string' },
   'prompts-dir': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -77,16 +84,34 @@ export function parseRetrieveArgs(argv: string[], cwd: string): RetrieveArgs {
   // Each flag was checked above with a message naming it; this is the same schema the config
   // file and environment go through, so the three sources can never disagree.
   parseSettings(settings, 'flags');
-  return {
+  const roots = (values.root ?? []).map((raw) => parseRootFlag(raw, cwd));
+  const args: RetrieveArgs = {
     help: values.help === true,
     task: taskOf(values, cwd),
     format: formatOf(values),
-    root: resolve(cwd, values.root === undefined ? '.' : parseTextFlag('--root', values.root)),
+    root: roots[0]?.path ?? resolve(cwd),
     settings,
     quiet: values.quiet === true,
     verbose: values.verbose === true,
     noColor: values['no-color'] === true,
   };
+  if (roots.length > 1 || roots[0]?.label !== undefined) args.roots = roots;
+  return args;
+}
+
+/**
+ * `--root DIR` or `--root LABEL=DIR`. A value whose part before the first `=` holds no `/` is a
+ * label and a path; `./a=b` is a path. Labels are checked here, duplicates by the library.
+ */
+export function parseRootFlag(raw: string, cwd: string): RootSpec {
+  const value = parseTextFlag('--root', raw);
+  const at = value.indexOf('=');
+  if (at < 0 || /[/\\]/.test(value.slice(0, at))) return { path: resolve(cwd, value) };
+  const label = value.slice(0, at).trim();
+  const path = value.slice(at + 1).trim();
+  if (!isRootLabel(label)) throw new UsageError('bad_option', `--root ${value}: bad label ${JSON.stringify(label)} (${LABEL_RULE}) ${SEE_HELP}`);
+  if (!path) throw new UsageError('bad_option', `--root ${value}: no directory after "=" ${SEE_HELP}`);
+  return { label, path: resolve(cwd, path) };
 }
 
 /** True when a help flag is anywhere in argv: help wins over every other mistake on the line. */
@@ -133,6 +158,10 @@ function settingsOf(values: Values, cwd: string): FlagSettings {
   if (values.cache !== undefined) settings.cache = resolve(cwd, parseTextFlag('--cache', values.cache));
   if (values['no-cache']) settings.cache = false;
   if (values['with-content']) settings.withContent = true;
+  if (values.depth !== undefined && !values.deep) throw conflict('--depth needs --deep (it sets how many hops deep mode follows)');
+  if (values.deep) settings.deep = true;
+  if (values.depth !== undefined) settings.deepDepth = parseNumberFlag('--depth', values.depth, 'deepDepth');
+  if (values['no-egress']) settings.noEgress = true;
   if (values['agents-dir'] !== undefined) settings.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
   if (values['prompts-dir'] !== undefined) settings.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
   return settings;

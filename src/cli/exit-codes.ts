@@ -24,6 +24,7 @@ const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'bad_scope',
   'bad_prompt',
   'bad_agent',
+  'egress_refused',
 ]);
 
 /**

@@ -6,7 +6,7 @@ export const SEE_HELP = '(see ctxloop --help)';
 
 const badFlag = (message: string): UsageError => new UsageError('bad_option', message);
 
-type NumberField = 'maxCycles' | 'threshold' | 'budget';
+type NumberField = 'maxCycles' | 'threshold' | 'budget' | 'deepDepth';
 
 /**
  * A numeric flag checked against the bounds of `settingsSchema` (one source of truth for
@@ -85,4 +85,12 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length] ?? 0;
+}
+
+/** A whole-number flag within bounds, for flags that are not settings (`--depth`, `--history-depth`). */
+export function parseIntFlag(flag: string, raw: string, min: number, max: number): number {
+  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  if (!Number.isInteger(value)) throw badFlag(`${flag} must be a whole number (got ${JSON.stringify(raw)})`);
+  if (value < min || value > max) throw badFlag(`${flag} must be between ${min} and ${max} (got ${raw})`);
+  return value;
 }

@@ -28,6 +28,10 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   // Loaded on use: the harness (git checkouts, BM25) is not needed to retrieve.
   ['eval', { summary: 'measure ranking quality on labelled tasks (Acc@1, Hit@5, Acc@5, MRR)', run: async (argv, { io }) => (await import('../eval/command.js')).evalCommand(argv, io) }],
   ['cache', { summary: 'show what the cache holds for a repository (stats), or remove it (clear)', run: async (argv, { io }) => (await import('./commands/cache.js')).runCacheCommand(argv, io) }],
+  // Loaded on use: the MCP SDK is only needed to serve.
+  ['mcp', { summary: 'serve retrieve_context and locate_bug to an agent over MCP (stdio)', run: async (argv, { io }) => (await import('../mcp/command.js')).mcpCommand(argv, io) }],
+  ['trace', { summary: 'the call chains through a symbol: callers and callees as nested file:line nodes', run: async (argv, { io }) => (await import('./commands/trace.js')).traceCommand(argv, io) }],
+  ['locate', { summary: 'where a bug probably is, from a stack trace or error message (top 5 suspects)', run: async (argv, { io }) => (await import('./commands/locate.js')).locateCommand(argv, io) }],
 ]);
 
 // Imported on first use so `--help` and `--version` never load the search stack.

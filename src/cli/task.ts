@@ -41,7 +41,7 @@ async function readTaskFile(path: string): Promise<string> {
   }
 }
 
-async function readAll(stream: InputStream): Promise<string> {
+export async function readAll(stream: InputStream): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   for await (const chunk of stream) {

@@ -3,7 +3,7 @@
  * (orchestrator); tests replace any of them.
  */
 import type { Logger } from './log.js';
-import type { Candidate, DispatchResult, FileFacts, Query, Score, SearchStats, Usage } from './types.js';
+import type { Candidate, DispatchResult, EgressPart, FileFacts, Query, Score, SearchStats, Usage } from './types.js';
 
 /** Where and how to search; paths in `scope`, `include`, `exclude` are root-relative. */
 export interface SearchScope {
@@ -113,6 +113,8 @@ export interface ModelRequest {
   schema: { name: string; description: string; json: Record<string, unknown> };
   /** Output token limit. */
   maxTokens: number;
+  /** The file content this prompt carries, for the egress manifest (recorded when it is sent). */
+  egress?: EgressPart[];
 }
 
 export interface ModelReply {
@@ -183,4 +185,21 @@ export interface Deps {
   tokenizer: Tokenizer;
   clock: Clock;
   logger: Logger;
+}
+
+/** How lately and how often each file changed in a repository's recent history. */
+export interface FileHistory {
+  /** Commits read, newest first (at most the depth asked for). */
+  commits: number;
+  /** Root-relative POSIX path → `latest`: the newest commit that changed it (0 = HEAD), `changes`: how many of the commits did. */
+  files: Map<string, { latest: number; changes: number }>;
+}
+
+/** Reads version-control history. */
+export interface HistoryReader {
+  /**
+   * The last `depth` commits that changed files under `root`. Undefined when there is no history
+   * to read (not a repository, git missing, git failed): never thrown, since history is a hint.
+   */
+  read(root: string, depth: number, signal?: AbortSignal): Promise<FileHistory | undefined>;
 }

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'bad_scope'
   | 'bad_prompt'
   | 'bad_agent'
+  | 'egress_refused'
   // search and file system
   | 'search_failed'
   | 'rg_not_found'

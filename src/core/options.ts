@@ -5,6 +5,18 @@ import type { ProgressEvent } from './types.js';
 
 export type ProviderName = 'auto' | 'offline' | 'anthropic' | 'openai';
 
+/** One of several repositories searched for one task (`RetrieveOptions.roots`). */
+export interface RootSpec {
+  /** The directory (absolute, or relative to the current directory). */
+  path: string;
+  /**
+   * Prefixes this root's paths in the result: `api` gives `api:src/server.ts`. Letters, digits,
+   * `_`, `.` and `-`, starting with a letter or digit; unique among the roots.
+   * @default the directory's name
+   */
+  label?: string;
+}
+
 /** Options of `retrieve()`. Everything is optional; `resolveOptions` fills the rest. */
 export interface RetrieveOptions {
   /**
@@ -12,6 +24,16 @@ export interface RetrieveOptions {
    * @default process.cwd()
    */
   root?: string;
+  /**
+   * Several repositories for one task (instead of `root`). Each is searched by its own loop; the
+   * files of all roots are ranked together by score and packed within one `budget`, and every
+   * path in the result reads `label:path`. A `scope` entry `label:dir` applies to that root
+   * only, a plain one to every root. Settings that concern the whole result (`threshold`,
+   * `budget`, `withContent`) come from the first root's configuration.
+   * @example
+   * retrieve('the login call returns 500', { roots: [{ label: 'api', path: '../api' }, { label: 'web', path: '.' }] })
+   */
+  roots?: RootSpec[];
   /**
    * Dispatch–evaluate–refine cycles at most (1–3).
    * @default 3
@@ -67,13 +89,14 @@ export interface RetrieveOptions {
   /**
    * Candidates a model judges per cycle, the offline ranking's best (later cycles send only
    * those not judged before); the rest keep their offline score, capped below the threshold.
-   * @default 20
+   * @default 30
    */
   modelCandidates?: number;
   /**
-   * Candidates per model call: one call judges a cycle's candidates, so the prompt's fixed part
-   * and the task are paid once.
-   * @default 20
+   * Candidates per model call; the calls of a cycle run `modelConcurrency` at a time. Each call
+   * pays the prompt's fixed part and the task again: one batch of 30 costs about 1,000 tokens
+   * less than three of 10, at the price of one slower call.
+   * @default 10
    */
   batchSize?: number;
   /**
@@ -105,6 +128,30 @@ export interface RetrieveOptions {
    * @default 1000000
    */
   maxFileSize?: number;
+  /**
+   * Deep mode: after the loop, follow callers, callees and imports from the best files and let
+   * the evaluator score what they lead to.
+   * @default false
+   */
+  deep?: boolean;
+  /**
+   * Hops deep mode follows from the best files (1–5).
+   * @default 2
+   */
+  deepDepth?: number;
+  /**
+   * Refuse to send any code to a model: a run with a model configured fails with
+   * `egress_refused` (exit 2) before anything is sent, instead of sending or falling back
+   * silently. Offline runs are unaffected. Also `CTXLOOP_NO_EGRESS=1`.
+   * @default false
+   */
+  noEgress?: boolean;
+  /**
+   * Milliseconds one ripgrep process may run; past it rg is killed and the cycle goes on with
+   * what the file listing found (a warning says so).
+   * @default 60000
+   */
+  searchTimeout?: number;
   /** Receives progress as the loop runs. */
   onProgress?: (event: ProgressEvent) => void;
   /** Cancels every search and model call. */
@@ -141,6 +188,10 @@ export interface ResolvedOptions {
   maxCandidates: number;
   concurrency: number;
   maxFileSize: number;
+  deep: boolean;
+  deepDepth: number;
+  noEgress: boolean;
+  searchTimeout: number;
 }
 
 export const DEFAULTS = {
@@ -154,14 +205,27 @@ export const DEFAULTS = {
   timeout: 30_000,
   maxRetries: 2,
   deadline: 120_000,
-  modelCandidates: 20,
-  batchSize: 20,
+  modelCandidates: 30,
+  batchSize: 10,
+  searchTimeout: 60_000,
   /** Model calls in flight at once. */
   modelConcurrency: 4,
   /** Enough files scoring ≥ threshold to stop looping. */
   enoughFiles: 3,
   /** Scores below this become excludes for the next cycle. */
   excludeBelow: 0.2,
+  /** Hops deep mode follows from the best files. */
+  deepDepth: 2,
+  /** Hops `trace` walks from a symbol's definitions. */
+  traceDepth: 3,
+  /** Callers or callees followed per definition and hop (trace and deep mode). */
+  traceFanOut: 8,
+  /** Definitions in one trace at most. */
+  traceMaxNodes: 200,
+  /** Commits `locate` reads for recency and churn. */
+  historyDepth: 200,
+  /** Suspects `locate` returns. */
+  locateLimit: 5,
 } as const;
 
 /** The fields a config file, flags or the environment may set. */
@@ -187,6 +251,10 @@ export const settingsSchema = z
     maxCandidates: z.number().int().min(10).max(5000),
     concurrency: z.number().int().min(1).max(64),
     maxFileSize: z.number().int().min(1024),
+    deep: z.boolean(),
+    deepDepth: z.number().int().min(1).max(5),
+    noEgress: z.boolean(),
+    searchTimeout: z.number().int().min(100).max(3_600_000),
   })
   .partial()
   .strict();
@@ -241,6 +309,8 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Settin
   if (budget) raw.budget = Number(budget);
   const threshold = readEnv(env, 'CTXLOOP_THRESHOLD');
   if (threshold) raw.threshold = Number(threshold);
+  const noEgress = readEnv(env, 'CTXLOOP_NO_EGRESS');
+  if (noEgress) raw.noEgress = !/^(?:0|false|no|off)$/i.test(noEgress);
   return parseSettings(raw, 'environment');
 }
 
@@ -283,6 +353,11 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
     maxCandidates: merged.maxCandidates ?? DEFAULTS.maxCandidates,
     concurrency: merged.concurrency ?? DEFAULTS.concurrency,
     maxFileSize: merged.maxFileSize ?? DEFAULTS.maxFileSize,
+    deep: merged.deep ?? false,
+    deepDepth: merged.deepDepth ?? DEFAULTS.deepDepth,
+    // A safety switch only tightens: any source that asks for it wins over one that does not.
+    noEgress: file.noEgress === true || env.noEgress === true || flags.noEgress === true,
+    searchTimeout: merged.searchTimeout ?? DEFAULTS.searchTimeout,
   };
 }
 
@@ -290,4 +365,35 @@ function stripUndefined<T extends object>(value: T): Settings {
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) if (v !== undefined && key !== 'root') out[key] = v;
   return out as Settings;
+}
+
+/** Where `trace()` and `locate()` look: the search settings of `retrieve()`. */
+export type SearchOptions = Pick<RetrieveOptions, 'root' | 'scope' | 'include' | 'exclude' | 'cache' | 'concurrency' | 'maxFileSize' | 'signal' | 'logger' | 'env'>;
+
+/** Options of `trace()`. */
+export interface TraceOptions extends SearchOptions {
+  /**
+   * Which calls to follow from the symbol's definitions: who calls it, what it calls, or both.
+   * @default 'both'
+   */
+  direction?: 'callers' | 'callees' | 'both';
+  /**
+   * Hops from the symbol's definitions (1–8).
+   * @default 3
+   */
+  depth?: number;
+}
+
+/** Options of `locate()`. */
+export interface LocateOptions extends SearchOptions {
+  /**
+   * Commits of git history read for recency and churn; 0 reads none.
+   * @default 200
+   */
+  historyDepth?: number;
+  /**
+   * Suspects returned (1–50).
+   * @default 5
+   */
+  limit?: number;
 }

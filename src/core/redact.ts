@@ -1,55 +1,171 @@
 /**
- * Secret-looking values are masked before any text leaves the machine (model prompts now, the
- * packer later). Pure and conservative: a false positive costs a word of context, a miss leaks
- * a credential. Secret *files* (`.env`, keys) are already kept out by dispatch; this catches
- * values that live in ordinary source files.
+ * Secret-looking values are masked before any text leaves ctxloop: every model prompt (the guard
+ * in `llm/guard.ts`), the signatures built for it, and region contents in the printed pack. One
+ * function for all of them, so what a prompt may not carry the pack does not print either.
+ * Pure and conservative: a false positive costs a word of context, a miss leaks a credential;
+ * still, ordinary code (identifiers, references such as `config.password`, calls) is left alone.
+ * Secret *files* (`.env`, keys) are already kept out by dispatch; this catches values that live
+ * in ordinary files. The line count never changes, so line numbers stay true.
  */
+import { languageOf } from './files.js';
+import { secretKeyKind } from './secret-keys.js';
 
 export const REDACTED = '[REDACTED]';
 
+export interface RedactOptions {
+  /**
+   * Root-relative path of the file the text comes from. In data files (YAML, INI, TOML,
+   * `.properties`, JSON, XML, `.env`-like) and shell scripts, a bare value after a secret-named
+   * key is a literal whatever its shape; in code it may be a variable, so only values that look
+   * like data are masked there. Without a path, the code rules apply.
+   */
+  path?: string;
+}
+
+/** PEM private keys, whole block (or to the end of the text when the block is cut off). */
+const PRIVATE_KEY_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
+
 /** Values whose shape alone says "credential", wherever they appear. */
 const TOKEN_PATTERNS: readonly RegExp[] = [
-  // PEM private keys, whole block (or to the end of the text when the block is cut off).
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-  // OpenAI / Anthropic / Stripe style keys: sk-…, sk-ant-…, sk_live_…, rk_live_…, pk_live_…
-  /\b(?:sk|rk|pk)[-_](?:live[-_]|test[-_]|proj[-_]|ant[-_])?[A-Za-z0-9_-]{12,}/g,
+  // Anthropic, OpenAI (project, service account, admin) keys.
+  /\bsk-(?:ant-(?:api|admin|oat)\d{2}-|proj-|svcacct-|admin-)[A-Za-z0-9_-]{20,}/g,
+  // Legacy OpenAI keys and other `sk-` keys: long, alphanumeric, with a digit (not `sk-spinner-…`).
+  /\bsk-(?=[A-Za-z0-9]{0,64}[0-9])[A-Za-z0-9]{32,}\b/g,
+  // Stripe style: sk_live_…, rk_test_…, pk_live_…, and webhook secrets.
+  /\b(?:sk|rk|pk)[-_](?:live|test)[-_][A-Za-z0-9]{10,}/g,
+  /\bwhsec_[A-Za-z0-9]{20,}/g,
   // AWS access key ids.
   /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
-  // GitHub tokens.
+  // GitHub, GitLab, npm, PyPI, Hugging Face tokens.
   /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
-  // Slack tokens.
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  // Google API keys.
+  /\bglpat-[A-Za-z0-9_-]{20,}/g,
+  /\bnpm_[A-Za-z0-9]{36}\b/g,
+  /\bpypi-AgE[A-Za-z0-9_-]{50,}/g,
+  /\bhf_[A-Za-z0-9]{30,}\b/g,
+  // Slack tokens and webhook paths.
+  /\bxox[abposre]-[A-Za-z0-9-]{10,}/g,
+  /\bxapp-\d-[A-Za-z0-9-]{10,}/g,
+  /(?<=hooks\.slack\.com\/(?:services|workflows|triggers)\/)[A-Za-z0-9/_-]{10,}/g,
+  // Google: API keys, OAuth client secrets, access tokens.
   /\bAIza[0-9A-Za-z_-]{35}\b/g,
+  /\bGOCSPX-[A-Za-z0-9_-]{20,}/g,
+  /\bya29\.[0-9A-Za-z_-]{20,}/g,
+  // Azure AD client secrets (`abc8Q~…`).
+  /\b[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}/g,
+  // SendGrid, Twilio, Shopify, DigitalOcean, Databricks, Mailgun.
+  /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g,
+  /\bSK[0-9a-fA-F]{32}\b/g,
+  /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g,
+  /\bdo[opr]_v1_[a-f0-9]{64}\b/g,
+  /\bdapi[a-f0-9]{32}\b/g,
+  /\bkey-[0-9a-f]{32}\b/g,
   // JSON Web Tokens: three base64url parts, the first two starting with `{"`.
   /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
 ];
 
-/** `scheme://user:password@host`: the password goes, the rest stays readable. */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]+:)([^\s@/'"`]+)(@)/gi;
+/**
+ * A line that is nothing but a long base64 run: the body of a key or certificate whose BEGIN
+ * line is elsewhere (a region or a matched line cut out of the middle of a block).
+ */
+const BASE64_LINE = /^([ \t]*["'`]?)([A-Za-z0-9+/]{60,}={0,2})(["'`]?[,;]?[ \t]*)$/gm;
+
+/** `scheme://user:password@host` (also `redis://:password@host`): the password goes, the rest stays readable. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@'"`]{0,256}:)([^\s@/'"`]{1,256})(@)/gi;
+
+/** `Authorization: Bearer …`, `Basic …`: a token-shaped value with a digit in it. */
+const AUTH_HEADER = /\b((?:Bearer|Basic|Token)[ \t]+)((?=[A-Za-z0-9._~+/-]{0,200}[0-9])[A-Za-z0-9._~+/-]{16,}=*)/g;
+
+/** `?password=…`, `&access_token=…`, `&sig=…` in URLs and JDBC strings. */
+const QUERY_SECRET = /([?&](?:password|passwd|pwd|pass|secret|client_secret|token|access_token|refresh_token|id_token|api_key|apikey|sig|signature)=)(?![${%<])([^&\s'"`#]+)/gi;
+
+/** `Server=…;User Id=…;Password=…;` (ADO.NET, Azure, ODBC connection strings). */
+const CONNECTION_PASSWORD = /([;"'](?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature)[ \t]*=[ \t]*)(?![${%<])([^;"'\n]+)/gi;
+
+/** `<password>…</password>` in XML configuration. */
+const XML_SECRET = /(<([A-Za-z0-9_.:-]{0,60}(?:password|passwd|secret|token|apikey|api_key|accesskey|access_key)[A-Za-z0-9_.-]{0,60})>)([^<\n]+)(<\/\2>)/gi;
 
 /**
- * `password = "…"`, `apiKey: '…'`, `SECRET_TOKEN=…`: an assignment to a secret-named key. The
- * value must look like data (quoted, or a bare run of 8+ token characters), so code such as
- * `password = input.value` or `token = getToken()` stays intact.
+ * `password = "…"`, `apiKey: '…'`, `SECRET_TOKEN=…`, `token := "…"`: an assignment, the value
+ * quoted or bare. Whether the key names a credential is decided in `secretKeyKind`, whether the
+ * value is one in `maskAssignment`. The key is bounded so a long dotted run stays linear.
  */
-const SECRET_ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|pwd|secret|api[-_]?key|apikey|access[-_]?key|auth[-_]?token|access[-_]?token|private[-_]?key|client[-_]?secret|token)[A-Za-z0-9_-]*["']?\s*[:=]\s*)(?:(["'`])([^"'`\n]{4,})\2|([A-Za-z0-9_\-+/=.]{8,})(?=\s|$|[;,)]))/gi;
+const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \t]*)(?:(["'`])([^"'`\n]{3,})\3|([^\s"'`,;)\]}]+))/g;
 
-/** Masks secret-looking values in `text`; everything else is returned unchanged. */
-export function redactSecrets(text: string): string {
-  let out = text;
+/** Masks secret-looking values in `text`; everything else, and the number of lines, is unchanged. */
+export function redactSecrets(text: string, options: RedactOptions = {}): string {
+  const dataFile = options.path !== undefined && isDataFile(options.path);
+  let out = text.replace(PRIVATE_KEY_BLOCK, (block) => block.split('\n').map(() => REDACTED).join('\n'));
   for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
-  out = out.replace(URL_CREDENTIALS, (_, head: string, _password: string, at: string) => `${head}${REDACTED}${at}`);
-  out = out.replace(SECRET_ASSIGNMENT, (match, head: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined) => {
-    const value = quoted ?? bare ?? '';
-    if (value === REDACTED || looksLikeCode(value)) return match;
-    return quote ? `${head}${quote}${REDACTED}${quote}` : `${head}${REDACTED}`;
+  out = out.replace(BASE64_LINE, (line, head: string, body: string, tail: string) => (isRandomLooking(body) ? `${head}${REDACTED}${tail}` : line));
+  out = out.replace(URL_CREDENTIALS, (match, head: string, password: string, at: string) => (isReference(password) ? match : `${head}${REDACTED}${at}`));
+  out = out.replace(AUTH_HEADER, (_, head: string) => `${head}${REDACTED}`);
+  out = out.replace(QUERY_SECRET, (_, head: string) => `${head}${REDACTED}`);
+  out = out.replace(CONNECTION_PASSWORD, (_, head: string) => `${head}${REDACTED}`);
+  out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
+  out = out.replace(ASSIGNMENT, (match, key: string, operator: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined) => {
+    const kind = secretKeyKind(key);
+    if (kind === undefined) return match;
+    if (kind === 'weak' && !isRandomValue(quoted ?? bare ?? '')) return match;
+    // `DB_PASSWORD=…` is the dotenv and shell form wherever it appears (a README, a workflow): data.
+    const envStyle = /^[A-Z][A-Z0-9_]*$/.test(key) && operator === '=';
+    return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle);
   });
   return out;
 }
 
-/** A bare identifier path (`config.password`, `process.env.TOKEN`) is a reference, not a value. */
-function looksLikeCode(value: string): boolean {
-  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) || /^(?:true|false|null|undefined|none|string|number)$/i.test(value);
+function maskAssignment(match: string, head: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined, dataFile: boolean): string {
+  if (quoted !== undefined) {
+    if (quoted.includes(REDACTED) || isReference(quoted)) return match;
+    return `${head}${quote}${REDACTED}${quote}`;
+  }
+  const value = bare ?? '';
+  if (value === '' || value.includes(REDACTED) || isReference(value)) return match;
+  // In code a bare word is a variable (`password = user_password`); a value needs a data shape.
+  if (!dataFile && !looksLikeData(value)) return match;
+  return `${head}${REDACTED}`;
+}
+
+/**
+ * A reference or a placeholder, not a value: `config.password`, `process.env.TOKEN`, `${DB_PASS}`,
+ * `{{ secret }}`, `%s`, `<your-token>`, `true`, `None`, a type name, a call, a regex, a URL
+ * without credentials, an environment variable's name, a value naming a secret (`'refresh_token'`).
+ */
+function isReference(value: string): boolean {
+  const plain = value.replace(/[!?]$/, '');
+  return (
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(plain) ||
+    /^(?:true|false|null|nil|none|undefined|string|str|number|int|bool|boolean|bytes|required|optional|changeme|xxx+|\*+)$/i.test(plain) ||
+    /^[=<>~^/\\{[(]/.test(value) ||
+    /^(?:\$\{.*|\$[A-Za-z_0-9][\w]*|\$\(.*|\{\{.*\}\}|\{[A-Za-z_]\w*\}|%[sdr]|%\([^)]*\)s|<[^>]*>|\[[^\]]*\]|os\.environ.*|process\.env.*|ENV\[.*)$/.test(value) ||
+    /^[A-Za-z_$][\w$.]*\(/.test(value) ||
+    /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value) ||
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) ||
+    (/^[a-z]+(?:_[a-z]+)*$/.test(value) && secretKeyKind(value) !== undefined)
+  );
+}
+
+/** Eight or more characters without spaces, with a digit and a letter. */
+function isRandomValue(value: string): boolean {
+  return value.length >= 8 && !/\s/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/** A bare value in code that is not an identifier: it has a digit or a symbol a name cannot have. */
+function looksLikeData(value: string): boolean {
+  if (/^[A-Za-z_$][\w$]*[!?]?$/.test(value)) return false;
+  // Brackets, parentheses, member access: an expression (`apps[0]`, `tokens.get(i)`).
+  if (!/^[A-Za-z0-9+/=_.~!@#%^&*-]+$/.test(value)) return false;
+  // A number in code is a setting (`maxTokens: 4096`, `TOKEN_TTL = 3600`), not a credential.
+  if (/^[0-9.]+$/.test(value)) return false;
+  return value.length >= 6 && /[0-9+/=!@#%^&*~-]/.test(value);
+}
+
+/** Mixed case and a digit: a base64 run rather than a long word. */
+function isRandomLooking(body: string): boolean {
+  return /[0-9]/.test(body) && /[a-z]/.test(body) && /[A-Z]/.test(body);
+}
+
+/** Files whose values are literals: data and configuration formats, shell scripts, Dockerfiles, Makefiles. */
+function isDataFile(path: string): boolean {
+  const language = languageOf(path);
+  return language === 'text' || language === 'shell' || language === 'docker' || language === 'make';
 }

@@ -5,14 +5,20 @@
  * (`parsing`, `parsed`, `parse` → `pars`).
  */
 
-const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
+/**
+ * Letters of any script: `verifyEmail`, `проверить_почту`, `メール送信` are identifiers alike
+ * (a task and a file in Cyrillic or Japanese are cut the same way as ASCII ones).
+ */
+const IDENTIFIER = /[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu;
 
 /** Splits an identifier into lowercase parts: `parseHTTPRequest_v2` → parse, http, request, v2. */
 export function splitIdentifier(identifier: string): string[] {
   const parts: string[] = [];
   for (const chunk of identifier.split(/[_$]+/)) {
     if (!chunk) continue;
-    const pieces = chunk.match(/[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+/g) ?? [];
+    // For ASCII the same cut as `[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+`; caseless scripts
+    // (CJK, Arabic) stay whole chunks.
+    const pieces = chunk.match(/\p{Lu}+\p{N}*(?![\p{Ll}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{M}]+\p{N}*|\p{N}+/gu) ?? [];
     for (const piece of pieces) parts.push(piece.toLowerCase());
   }
   return parts;
@@ -44,7 +50,7 @@ export function wholeTerm(identifier: string): string {
 
 /** Terms of one identifier: its whole form (when it has several parts) and its stemmed parts. */
 export function identifierTerms(identifier: string): string[] {
-  const parts = splitIdentifier(identifier).filter((p) => p.length >= 2 && !/^[0-9]+$/.test(p));
+  const parts = splitIdentifier(identifier).filter((p) => p.length >= 2 && !/^\p{N}+$/u.test(p));
   const terms = parts.map(stem);
   if (parts.length > 1) terms.unshift(wholeTerm(identifier));
   return terms;
@@ -79,7 +85,7 @@ export function isCodeLike(identifier: string): boolean {
   return (
     /[a-z][A-Z]/.test(identifier) || // camelCase
     /^[A-Z][a-z0-9]+[A-Z]/.test(identifier) || // PascalCase with 2+ humps
-    /[A-Za-z0-9]_[A-Za-z0-9]/.test(identifier) || // snake_case
+    /[\p{L}\p{N}]_[\p{L}\p{N}]/u.test(identifier) || // snake_case, in any script
     /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(identifier) || // CONSTANT_CASE
     /^[A-Z][A-Z0-9]{6,}$/.test(identifier) || // ECONNREFUSED (short ones like URL, JSON are prose)
     /[0-9]/.test(identifier.slice(1)) ||

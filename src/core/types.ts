@@ -85,6 +85,8 @@ export interface SymbolDef {
   end: number;
   /** Enclosing definition's name, for methods and nested definitions. */
   parent?: string;
+  /** Enclosing definitions' names and this one, joined by `.` (`::` in Rust and C++): `UserService.getUser`. */
+  qualified?: string;
 }
 
 /** What is known of a file's structure, cached by content hash. */
@@ -100,6 +102,8 @@ export interface FileFacts {
   imports: string[];
   /** Names called in the file (`foo(`, `obj.foo(`): identifiers only, deduplicated. */
   calls: string[];
+  /** Who read the structure: a tree-sitter grammar, or the pattern extractor (other languages, failed parses). */
+  parser?: 'tree-sitter' | 'patterns';
 }
 
 /** The evaluator's verdict on one candidate. */
@@ -141,6 +145,18 @@ export interface FileResult {
   regions: Region[];
 }
 
+/**
+ * What the budget left out of the pack: a region (lines and symbol), or a whole file (no lines),
+ * with the tokens it would have taken as the pack shows it.
+ */
+export interface CutRegion {
+  path: string;
+  start?: number;
+  end?: number;
+  symbol?: string;
+  tokens: number;
+}
+
 export interface CandidateResult {
   path: string;
   score: number;
@@ -156,6 +172,10 @@ export interface CycleTrace {
   closed?: string[];
   /** Files retrieval subagents found for open gaps (with a model only). */
   scouted?: string[];
+  /** The label of the root this cycle searched, when several roots were searched. */
+  root?: string;
+  /** Files deep mode added (`--deep`): callers, callees and imports of the best files, scored in this pass. */
+  deep?: string[];
 }
 
 export interface Usage {
@@ -163,6 +183,35 @@ export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cacheHits: number;
+}
+
+/** A file's content in one prompt: the lines shown (1-based) and the bytes they took. */
+export interface EgressPart {
+  /** Root-relative POSIX path. */
+  path: string;
+  lines: number[];
+  bytes: number;
+}
+
+/** One file in the egress manifest: every line range of it that was sent, and how many bytes. */
+export interface EgressFile {
+  path: string;
+  /** Merged, sorted, 1-based inclusive. */
+  ranges: Array<{ start: number; end: number }>;
+  /** UTF-8 bytes of this file's content in prompts, summed over the requests that carried it. */
+  bytes: number;
+}
+
+/** What left the machine for one provider: requests handed to its SDK, prompt bytes, files. */
+export interface Egress {
+  provider: string;
+  model: string;
+  /** Requests sent (the SDK's own retries resend the same body and are not counted again). */
+  calls: number;
+  /** UTF-8 bytes of every prompt sent (instructions, task, code), after redaction. */
+  bytes: number;
+  /** Files whose content was in a prompt, by path. Paths named without content are not listed. */
+  files: EgressFile[];
 }
 
 /** snake_case reasons: the code of the provider error that caused the fallback. */
@@ -179,7 +228,23 @@ export interface RetrieveResult {
   cycles: CycleTrace[];
   usage: Usage;
   tokens: number;
+  /** Regions and files that scored ≥ threshold but did not fit the budget, best first. */
+  cut?: CutRegion[];
   fallback?: { reason: FallbackReason; message?: string };
+  /**
+   * The roots searched, in the order given, when the run had several (or a labelled one): every
+   * path in `files` and `candidates` then reads `label:path`, and `root` is the first root's path.
+   */
+  roots?: RootResult[];
+  /** Present when a model was configured for the run: what was sent to it (empty when nothing was). */
+  egress?: Egress[];
+}
+
+/** A root of a run over several repositories. */
+export interface RootResult {
+  label: string;
+  /** Absolute path. */
+  path: string;
 }
 
 /** Reported through `onProgress` as the loop runs. */
@@ -189,3 +254,118 @@ export type ProgressEvent =
   | { type: 'evaluate'; cycle: number; scored: number; kept: number; ms: number }
   | { type: 'refine'; cycle: number; gaps: string[]; stop: boolean; why: string }
   | { type: 'pack'; files: number; tokens: number };
+
+/** Which trace syntax a frame was read from. */
+export type FrameFormat = 'python' | 'pytest' | 'v8' | 'firefox' | 'jvm' | 'go' | 'rust' | 'sanitizer' | 'gdb' | 'valgrind' | 'assert' | 'location';
+
+/** One frame of a stack trace (or a bare `file:line` an error message points at). */
+export interface StackFrame {
+  /**
+   * The source path as the trace writes it, tidied: POSIX slashes, no `file://` or `webpack:///`
+   * scheme, no drive letter, no `./`. Absent when the frame names only a function (a binary
+   * without debug info, `at new RegExp (<anonymous>)`).
+   */
+  file?: string;
+  /** 1-based. */
+  line?: number;
+  column?: number;
+  /** The function, method or class, reduced to its own name (`parse_line` for `app::parse::parse_line::h12ab…`). */
+  symbol?: string;
+  /** The name as written when it says more than `symbol` (`com.acme.Parser.parse`, `app::parse::parse_line`). */
+  qualified?: string;
+  format: FrameFormat;
+  /** Which trace of the text the frame belongs to (0 = the first printed). A `Caused by`, a chained Python exception, another goroutine, a sanitizer's `freed by` block each start one. */
+  trace: number;
+  /** Distance from where the error was raised, within its trace, counting only frames that are not `runtime`: 0 = the innermost. */
+  depth: number;
+  /** A frame of the language's runtime or standard library (`node:internal`, `/usr/lib/python3.11/`, `java.util.`, `/rustc/`, libc): rarely where a bug is. */
+  runtime: boolean;
+}
+
+/** An error a text reports: `ValueError: bad input`, `panic: index out of range`, `AddressSanitizer: heap-use-after-free`. */
+export interface ErrorReport {
+  /** `ValueError`, `java.lang.NullPointerException`, `panic`, `heap-use-after-free`, `SIGSEGV`… */
+  type?: string;
+  message: string;
+  /** The trace it heads (see `StackFrame.trace`); -1 when no frame follows it. */
+  trace: number;
+}
+
+/** Stack traces and error messages found in a text. */
+export interface ParsedTrace {
+  /** In the order written. */
+  frames: StackFrame[];
+  errors: ErrorReport[];
+  /**
+   * The trace nearest the error's origin: the root cause of a JVM `Caused by` chain, the first of
+   * a chained Python traceback, the panicking goroutine, the sanitizer's first report; -1 when
+   * no frame was found.
+   */
+  primary: number;
+}
+
+/** A frame of the error text with the repository file it maps to. */
+export interface LocatedFrame extends StackFrame {
+  /** Root-relative path of the file the frame's path names; absent when none (or several equally) match. */
+  path?: string;
+}
+
+/** One suspect of `locate()`. */
+export interface LocateCandidate {
+  /** Root-relative POSIX path. */
+  path: string;
+  /** 0–1: how sure the evidence makes the bug is here (the evidence pieces combined, not a probability). */
+  confidence: number;
+  /** One line: which frames, definitions, messages and history point here. */
+  reason: string;
+  /** The line the strongest frame points at, or the definition of a frame's function. */
+  line?: number;
+  /** The definition around `line`, or the frame's function. */
+  symbol?: string;
+}
+
+/** What `locate()` returns, and `ctxloop locate --json` prints. */
+export interface LocateResult {
+  root: string;
+  /** The error the text reports (the origin's, when it reports several); absent when none was recognised. */
+  error?: ErrorReport;
+  /** Every frame parsed, in the order written, with its file in the repository. */
+  frames: LocatedFrame[];
+  /** Best first, at most `limit` (default 5). */
+  candidates: LocateCandidate[];
+  /** Commits read for recency and churn: 0 when no history was available (not a git repository, git missing, `historyDepth: 0`). */
+  historyCommits: number;
+}
+
+/** One definition in a call chain. */
+export interface TraceNode {
+  symbol: string;
+  /** Root-relative POSIX path. */
+  file: string;
+  /** First line of the definition (1-based). */
+  line: number;
+  kind: SymbolDef['kind'] | 'module';
+  /** Where the call that links this node to its parent is written (a line of the caller's file). */
+  callLine?: number;
+  /** Definitions that call this one (direction `callers` or `both`). Absent: not expanded (the depth ran out); empty: none found. */
+  callers?: TraceNode[];
+  /** Definitions this one calls (direction `callees` or `both`). Absent: not expanded; empty: none found in the repository. */
+  callees?: TraceNode[];
+  /**
+   * Set where the chain came back to a definition already on it (same file and name): the node
+   * is not expanded again. Snake case because the issue that specified the field named it so.
+   */
+  cycle_detected?: true;
+}
+
+/** What `trace()` returns, and `ctxloop trace --json` prints. */
+export interface TraceResult {
+  symbol: string;
+  root: string;
+  direction: 'callers' | 'callees' | 'both';
+  depth: number;
+  /** One tree per definition of the symbol (a name may be defined in several files). */
+  definitions: TraceNode[];
+  /** True when the node budget cut the walk short. */
+  truncated: boolean;
+}

@@ -7,7 +7,7 @@ import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 import { scoreOffline } from './offline/index.js';
 import { EVALUATE_SCHEMA, evaluateReplySchema, type EvaluateReply } from './schema.js';
-import { renderSignature } from './signature.js';
+import { renderSignatureParts } from './signature.js';
 import { roundTo } from '../core/numbers.js';
 
 /** Tokens one candidate may take in a prompt: what keeps a cycle under 2,500 input tokens. */
@@ -50,9 +50,11 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
       signal?.addEventListener('abort', onAbort, { once: true });
       const judge = async (batch: Candidate[]): Promise<Score[]> => {
         const texts = await Promise.all(batch.map((c) => options.readText(c.path)));
-        const candidates = batch.map((candidate, i) => renderSignature({ candidate, facts: input.facts.get(candidate.path), text: texts[i], plan: input.plan, tokenizer: options.tokenizer, budget: CANDIDATE_TOKENS })).join('\n\n');
+        const signatures = batch.map((candidate, i) => renderSignatureParts({ candidate, facts: input.facts.get(candidate.path), text: texts[i], plan: input.plan, tokenizer: options.tokenizer, budget: CANDIDATE_TOKENS }));
+        const candidates = signatures.map((s) => s.text).join('\n\n');
         const text = renderPrompt(prompt, { task: clipTask(input.task, TASK_CHARS), candidates, threshold: String(options.threshold) });
-        const result = await completeStructured(model, { role: 'evaluate', prompt: text, schema: EVALUATE_SCHEMA, maxTokens: 200 + 80 * batch.length }, evaluateReplySchema, stop.signal);
+        const egress = signatures.map((s) => s.egress);
+        const result = await completeStructured(model, { role: 'evaluate', prompt: text, schema: EVALUATE_SCHEMA, maxTokens: 200 + 80 * batch.length, egress }, evaluateReplySchema, stop.signal);
         addUsage(usage, result.usage);
         if (result.ok) return toScores(batch, result.value, prior, standIns);
         logger.warn(`${model.provider}: unusable reply twice (${result.problem}); ${batch.length} files scored offline`);

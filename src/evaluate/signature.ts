@@ -2,7 +2,7 @@ import type { Tokenizer } from '../core/deps.js';
 import { redactSecrets } from '../core/redact.js';
 import { own } from '../core/records.js';
 import { identifierTerms, wholeTerm } from '../core/text.js';
-import type { Candidate, FileFacts, Query, SymbolDef } from '../core/types.js';
+import type { Candidate, EgressPart, FileFacts, Query, SymbolDef } from '../core/types.js';
 
 /** Lines shown of a function's head, and of a class-like declaration with its fields. */
 const FUNCTION_LINES = 8;
@@ -33,13 +33,26 @@ interface Piece {
   order: number;
 }
 
+/** A rendered signature and what of the file it shows, for the egress manifest. */
+export interface RenderedSignature {
+  text: string;
+  /** The file's lines in it (1-based) and its UTF-8 bytes. */
+  egress: EgressPart;
+}
+
 /**
  * A candidate as the model sees it: its path, what it defines, the heads of the definitions the
  * task most likely means (functions: first lines; classes: declaration and fields) and its
  * matched lines, each with its line number. Never the whole file; within `budget` tokens.
+ * Secret-looking values are masked in the whole file before any line is picked, so a key block
+ * cut in the middle cannot leak its body.
  */
-export function renderSignature({ candidate, facts, text, plan, tokenizer, budget }: SignatureInput): string {
-  const lines = text?.split('\n');
+export function renderSignature(input: SignatureInput): string {
+  return renderSignatureParts(input).text;
+}
+
+export function renderSignatureParts({ candidate, facts, text, plan, tokenizer, budget }: SignatureInput): RenderedSignature {
+  const lines = text === undefined ? undefined : redactSecrets(text, { path: candidate.path }).split('\n');
   const pieces: Piece[] = [];
   const add = (line: string, priority: number, order: number): void => void pieces.push({ text: line, priority, order });
   const header = `## ${candidate.path}${facts ? ` (${facts.lines} lines)` : ''}`;
@@ -60,7 +73,8 @@ export function renderSignature({ candidate, facts, text, plan, tokenizer, budge
     });
   }
   const hits = [...candidate.hits].filter((h) => !shownLines.has(h.line)).sort((a, b) => b.terms.length - a.terms.length || a.line - b.line).slice(0, HIT_LINES);
-  hits.forEach((hit, rank) => add(numbered(hit.line, hit.text), rank < 2 ? 3 : 4, hit.line));
+  // The file's own (redacted) line when it could be read; rg's copy of it, redacted alone, when not.
+  hits.forEach((hit, rank) => add(numbered(hit.line, lines?.[hit.line - 1] ?? redactSecrets(hit.text, { path: candidate.path })), rank < 2 ? 3 : 4, hit.line));
 
   let used = tokenizer.count(header);
   const kept = new Set<Piece>();
@@ -72,7 +86,8 @@ export function renderSignature({ candidate, facts, text, plan, tokenizer, budge
   }
   const named = pieces.filter((p) => p.order === 0 && kept.has(p));
   const code = pieces.filter((p) => p.order > 0 && kept.has(p)).sort((a, b) => a.order - b.order);
-  return [header, ...named.map((p) => p.text), ...withGaps(code)].join('\n');
+  const rendered = [header, ...named.map((p) => p.text), ...withGaps(code)].join('\n');
+  return { text: rendered, egress: { path: candidate.path, lines: code.map((p) => p.order), bytes: Buffer.byteLength(rendered) } };
 }
 
 /** Definitions best first: named by the task, then holding the most matched lines; top-level before members. */
@@ -90,6 +105,7 @@ function rankDefs(defs: SymbolDef[], candidate: Candidate, plan: Query): SymbolD
     .map(({ def }) => def);
 }
 
+/** Lines come in redacted; redacting again here is the belt to those braces (it is idempotent). */
 function numbered(line: number, text: string): string {
   const clean = redactSecrets(text.trimEnd());
   return `${line}| ${clean.length > LINE_CHARS ? `${clean.slice(0, LINE_CHARS - 1)}…` : clean}`;

@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { factsKey } from '../core/keys.js';
+import { FACTS_VERSION, factsKey } from '../core/keys.js';
 import type { Cache, FactsReader } from '../core/deps.js';
 import { throwIfAborted } from '../core/errors.js';
 import { languageOf } from '../core/files.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts } from '../core/types.js';
-import { extractFacts, normalizeNewlines } from './extract.js';
+import { extractFacts, normalizeNewlines, type TreeInput } from './extract.js';
 import { readInsideRoot } from './read-file.js';
 import { isSettled, statInsideRoot } from './stamp.js';
+import { grammarFor } from './tree-sitter/grammars.js';
+import { loadGrammar } from './tree-sitter/runtime.js';
 
 export interface FactsReaderOptions {
   cache: Cache;
@@ -24,12 +26,30 @@ export interface FactsReaderOptions {
    * @default 4
    */
   concurrency?: number;
+  /**
+   * Parse with tree-sitter where a grammar is bundled (patterns read the rest, and any file
+   * whose parse fails). False: patterns only.
+   * @default true
+   */
+  treeSitter?: boolean;
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: false });
+/** Longer texts (bundles, generated tables) are read with patterns: a parse would cost more than it tells. */
+const MAX_PARSE_CHARS = 400_000;
 
-/** UTF-8 with invalid bytes replaced, CRLF normalized: the text every stage sees. */
+const decoders = {
+  utf8: new TextDecoder('utf-8', { fatal: false }),
+  utf16le: new TextDecoder('utf-16le', { fatal: false }),
+  utf16be: new TextDecoder('utf-16be', { fatal: false }),
+};
+
+/**
+ * UTF-8 with invalid bytes replaced, CRLF normalized: the text every stage sees. A file with a
+ * UTF-16 byte-order mark (Windows tools write them; ripgrep transcodes them too) is read as
+ * UTF-16, so its regions are text rather than NUL-riddled bytes. BOMs are dropped.
+ */
 function decode(bytes: Buffer): string {
+  const decoder = bytes[0] === 0xff && bytes[1] === 0xfe ? decoders.utf16le : bytes[0] === 0xfe && bytes[1] === 0xff ? decoders.utf16be : decoders.utf8;
   return normalizeNewlines(decoder.decode(bytes));
 }
 
@@ -39,7 +59,7 @@ function decode(bytes: Buffer): string {
  * whose modification time and size match the stamp taken when it was last hashed is not even
  * read: its facts come from the cache under the hash the stamp names.
  */
-export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4 }: FactsReaderOptions): FactsReader {
+export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4, treeSitter = true }: FactsReaderOptions): FactsReader {
   const limit = pLimit(concurrency);
 
   const realRootOf = async (root: string): Promise<string | undefined> => {
@@ -58,19 +78,33 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
     return undefined;
   };
 
+  // Grammars load lazily, the first time a file of their language is read, and stay loaded.
+  // A grammar that should have loaded and did not leaves `missing` set: those facts are not cached.
+  const treeFor = async (path: string, text: string): Promise<{ tree?: TreeInput; missing?: boolean }> => {
+    const choice = treeSitter && text.length <= MAX_PARSE_CHARS ? grammarFor(path, text) : undefined;
+    if (!choice) return {};
+    const grammar = await loadGrammar(choice.grammar, (message) => logger.warn(message));
+    return grammar ? { tree: { grammar, spec: choice.spec } } : { missing: true };
+  };
+
+  // Pattern-only facts are another extractor's output: another key.
+  const version = treeSitter ? FACTS_VERSION : `${FACTS_VERSION}-patterns`;
+
   const cachedFacts = (path: string, hash: string): FileFacts | undefined => {
-    const cached = cache.getFacts(factsKey(hash));
+    const cached = cache.getFacts(factsKey(hash, version));
     // Same bytes under another extension (empty files, mostly) read as another language: a miss.
     if (!cached || cached.language !== languageOf(path)) return undefined;
     return cached.path === path ? cached : { ...cached, path };
   };
 
-  const factsOf = (path: string, bytes: Buffer): FileFacts => {
+  const factsOf = async (path: string, bytes: Buffer): Promise<FileFacts> => {
     const hash = createHash('sha1').update(bytes).digest('hex');
     const cached = cachedFacts(path, hash);
     if (cached) return cached;
-    const facts: FileFacts = { path, hash, ...extractFacts(path, decode(bytes)) };
-    cache.setFacts(factsKey(hash), facts);
+    const text = decode(bytes);
+    const { tree, missing } = await treeFor(path, text);
+    const facts: FileFacts = { path, hash, ...extractFacts(path, text, tree) };
+    if (!missing) cache.setFacts(factsKey(hash, version), facts);
     return facts;
   };
 
@@ -81,7 +115,7 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
     const known = stamp && stamp.mtimeMs === now.mtimeMs && stamp.size === now.size ? cachedFacts(path, stamp.hash) : undefined;
     if (known) return known;
     const bytes = await readBytes(realRoot, path);
-    const facts = bytes && factsOf(path, bytes);
+    const facts = bytes && (await factsOf(path, bytes));
     if (facts && now && isSettled(now)) cache.setStamp(path, { ...now, hash: facts.hash });
     return facts;
   };

@@ -1,9 +1,14 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { readInsideRoot } from '../facts/read-file.js';
 import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
 
 const CONFIG_FILES = ['ctxloop.config.json', '.ctxloop.json'];
+/** A configuration file is small; anything larger is not one. */
+const MAX_CONFIG_BYTES = 256 * 1024;
+/** Settings naming a directory: from the repository's own file they must stay inside it. */
+const PATH_SETTINGS = ['cache', 'agentsDir', 'promptsDir'] as const;
 
 /**
  * Options → ResolvedOptions: the root checked, then flags > environment > config file > defaults.
@@ -30,24 +35,54 @@ async function resolveRoot(input: string): Promise<string> {
   return realpath(absolute);
 }
 
+/**
+ * The repository's config file is input from the repository, which may be hostile: it is read
+ * only if it is a regular file inside the root (a FIFO would block, a link may point anywhere),
+ * and the directories it names must lie inside the root too (prompts read from elsewhere would
+ * go to a model; a cache elsewhere would be written to).
+ */
 async function readConfigFile(root: string): Promise<Settings> {
   for (const name of CONFIG_FILES) {
-    const path = join(root, name);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch {
-      continue; // absent or unreadable: the next candidate, or no config file at all
+    const read = await readInsideRoot(root, name, MAX_CONFIG_BYTES);
+    if ('skipped' in read) {
+      if (read.skipped === 'missing') continue; // absent: the next candidate, or no config file at all
+      throw new UsageError('bad_config', `${name}: not read (${describeSkip(read.skipped)})`, { hint: `remove ${name} from ${root}, or fix it` });
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(new TextDecoder().decode(read.bytes));
     } catch (error) {
-      throw new UsageError('bad_config', `${name}: not valid JSON (${(error as Error).message})`, { cause: error });
+      throw new UsageError('bad_config', `${name}: not valid JSON (${(error as Error).message.split('\n')[0]})`, { cause: error });
     }
-    return parseSettings(value, name);
+    return await confineToRoot(parseSettings(value, name), root, name);
   }
   return {};
+}
+
+function describeSkip(reason: string): string {
+  if (reason === 'outside') return 'it is a link leading outside the root';
+  if (reason === 'not_a_file') return 'it is not a regular file';
+  if (reason === 'too_large') return `it is larger than ${MAX_CONFIG_BYTES} bytes`;
+  return 'it cannot be read';
+}
+
+const FLAG_OF: Record<(typeof PATH_SETTINGS)[number], string> = { cache: '--cache', agentsDir: '--agents-dir', promptsDir: '--prompts-dir' };
+
+/** Each directory the file names, resolved against the root (links followed where they exist), must stay inside it. */
+async function confineToRoot(settings: Settings, root: string, name: string): Promise<Settings> {
+  const out: Settings = { ...settings };
+  for (const key of PATH_SETTINGS) {
+    const value = out[key];
+    if (typeof value !== 'string') continue;
+    const absolute = resolve(root, value);
+    const real = await realpath(absolute).catch(() => absolute);
+    const rel = relative(root, real);
+    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+      throw new UsageError('bad_config', `${name}: ${key} must stay inside the repository (got ${JSON.stringify(value)})`, { hint: `pass ${FLAG_OF[key]} on the command line to use a directory elsewhere` });
+    }
+    out[key] = absolute;
+  }
+  return out;
 }
 
 /** Scope entries become root-relative POSIX paths; one outside the root, or missing, is refused. */
@@ -65,7 +100,7 @@ async function normalizeScope(root: string, scope: string[]): Promise<string[]> 
 }
 
 function pickSettings(options: RetrieveOptions): Record<string, unknown> {
-  const keys = ['maxCycles', 'threshold', 'budget', 'scope', 'include', 'exclude', 'provider', 'model', 'timeout', 'maxRetries', 'deadline', 'modelCandidates', 'batchSize', 'cache', 'agentsDir', 'promptsDir', 'withContent', 'maxCandidates', 'concurrency', 'maxFileSize'] as const;
+  const keys = ['maxCycles', 'threshold', 'budget', 'scope', 'include', 'exclude', 'provider', 'model', 'timeout', 'maxRetries', 'deadline', 'modelCandidates', 'batchSize', 'cache', 'agentsDir', 'promptsDir', 'withContent', 'maxCandidates', 'concurrency', 'maxFileSize', 'deep', 'deepDepth', 'noEgress', 'searchTimeout'] as const;
   const out: Record<string, unknown> = {};
   for (const key of keys) if (options[key] !== undefined) out[key] = options[key];
   return out;

@@ -1,7 +1,10 @@
-import type { FileFacts, Gap, CycleTrace, RetrieveResult, Score, Usage } from '../core/types.js';
+import type { FactsReader, Tokenizer } from '../core/deps.js';
+import type { ResolvedOptions } from '../core/options.js';
+import type { Egress, FileFacts, Gap, CycleTrace, ProgressEvent, RetrieveResult, Score, Usage } from '../core/types.js';
 import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
 import { roundTo } from '../core/numbers.js';
+import { redactSecrets } from '../core/redact.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -17,37 +20,77 @@ export interface Finished {
   fallback: RetrieveResult['fallback'] | undefined;
 }
 
+/** What packing needs beyond the scores: the texts of the files at or above the threshold. */
+export interface PackMaterial {
+  texts: Map<string, string>;
+}
+
+/** What the result is assembled from besides the run: its head fields and the packing settings. */
+export interface Assembly {
+  task: string;
+  root: string;
+  options: Pick<ResolvedOptions, 'threshold' | 'budget' | 'withContent'>;
+  tokenizer: Tokenizer;
+  onProgress?: ((event: ProgressEvent) => void) | undefined;
+  /** What went to a model, when one was configured (also when nothing was sent). */
+  egress?: Egress[] | undefined;
+}
+
 /** Scores → the result contract: files ≥ threshold packed within the budget, the rest listed. */
 export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveResult> {
   const { options, deps } = ctx;
-  const ranked = [...run.scores].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
-  const keep = ranked.filter((s) => s.relevance >= options.threshold);
+  const material = await readPackMaterial(deps.facts, options.root, run, options.threshold, ctx.signal);
+  // Every run that had a model says what it sent, also when that was nothing (all cached, or a fallback before the first call).
+  const result = assembleResult({ task: ctx.task, root: options.root, options, tokenizer: deps.tokenizer, onProgress: ctx.onProgress, egress: ctx.model?.egress.report() }, run, material);
+  await deps.cache.flush();
+  return result;
+}
+
+/**
+ * Reads, from `root`, the facts still missing and the texts of every file at or above the
+ * threshold: the packer itself does no I/O. Facts are added to `run.facts`.
+ */
+export async function readPackMaterial(reader: FactsReader, root: string, run: Finished, threshold: number, signal?: AbortSignal): Promise<PackMaterial> {
+  const keep = run.scores.filter((s) => s.relevance >= threshold);
   const missingFacts = keep.map((s) => s.path).filter((p) => !run.facts.has(p));
-  if (missingFacts.length > 0) for (const [p, f] of await deps.facts.read(options.root, missingFacts, ctx.signal)) run.facts.set(p, f);
+  if (missingFacts.length > 0) for (const [p, f] of await reader.read(root, missingFacts, signal)) run.facts.set(p, f);
   const texts = new Map<string, string>();
   for (const score of keep) {
-    const text = await deps.facts.readText(options.root, score.path);
+    const text = await reader.readText(root, score.path);
     if (text !== undefined) texts.set(score.path, text);
   }
-  const packed = packFiles({ scores: keep.filter((s) => texts.has(s.path) && run.facts.has(s.path)), facts: run.facts, texts, threshold: options.threshold, budget: options.budget, tokenizer: deps.tokenizer, withContent: options.withContent });
-  ctx.onProgress?.({ type: 'pack', files: packed.files.length, tokens: packed.tokens });
-  const packedPaths = new Set(packed.files.map((f) => f.path));
-  await deps.cache.flush();
+  return { texts };
+}
 
+/** Packs the files at or above the threshold within the budget and lists the rest. Pure but for `onProgress`. */
+export function assembleResult(assembly: Assembly, run: Finished, material: PackMaterial): RetrieveResult {
+  const { options } = assembly;
+  const ranked = [...run.scores].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
+  const keep = ranked.filter((s) => s.relevance >= options.threshold);
+  const { texts } = material;
+  const packed = packFiles({ scores: keep.filter((s) => texts.has(s.path) && run.facts.has(s.path)), facts: run.facts, texts, threshold: options.threshold, budget: options.budget, tokenizer: assembly.tokenizer, withContent: options.withContent });
+  assembly.onProgress?.({ type: 'pack', files: packed.files.length, tokens: packed.tokens });
+  const packedPaths = new Set(packed.files.map((f) => f.path));
+
+  // What the result echoes of the task (and of what was found) is masked like a prompt: a pasted
+  // log may hold a token, and the printed pack often goes on to a model.
   const result: RetrieveResult = {
-    task: ctx.task,
-    root: options.root,
+    task: redactSecrets(assembly.task),
+    root: assembly.root,
     provider: run.provider,
-    files: packed.files,
+    files: packed.files.map((f) => ({ ...f, reason: redactSecrets(f.reason) })),
     candidates: ranked
       .filter((s) => !packedPaths.has(s.path))
       .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: s.reason })),
-    gaps: run.gaps.map((g) => g.question),
+      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: redactSecrets(s.reason) })),
+    gaps: run.gaps.map((g) => redactSecrets(g.question)),
     cycles: run.cycles,
     usage: run.usage,
     tokens: packed.tokens,
+    cut: packed.cut,
   };
   if (run.fallback) result.fallback = run.fallback;
+  // Every run that had a model says what it sent, also when that was nothing (all cached, or a fallback before the first call).
+  if (assembly.egress) result.egress = assembly.egress;
   return result;
 }

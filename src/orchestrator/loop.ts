@@ -1,18 +1,20 @@
 import type { Deps, EvalInput, EvalOutput } from '../core/deps.js';
 import { isProviderError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
+import { redactSecrets } from '../core/redact.js';
 import { DEFAULTS, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
-import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, Usage } from '../core/types.js';
+import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
 import { planQuery } from '../refine/plan.js';
 import { refineQuery } from '../refine/refine.js';
-import { finish } from './finish.js';
+import { finish, type Finished } from './finish.js';
 import { judgeCandidates } from './judge.js';
 import type { ModelRoles } from './model-roles.js';
 import { planWithModelRoles } from './model-plan.js';
 import { refineWithModelRoles } from './model-refine.js';
 import { createRetriever } from './retriever.js';
 import { mergeCandidates, poolList } from './pool.js';
+import { findDeepCandidates } from './deep.js';
 import { evaluateCached } from './score-cache.js';
 import { runScouts } from './scouts.js';
 
@@ -45,6 +47,14 @@ export interface LoopContext {
 
 /** The loop itself, on resolved options and built dependencies. */
 export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
+  return finish(ctx, await runCycles(ctx));
+}
+
+/**
+ * Plan, then dispatch → evaluate → refine until the loop stops: the scores and gaps, not yet
+ * packed. Several roots run this each and are packed together (roots.ts).
+ */
+export async function runCycles(ctx: LoopContext): Promise<Finished> {
   const { options, deps, signal } = ctx;
   const task = ctx.task.trim();
   if (!task) throw new UsageError('no_task', 'the task is empty', { hint: 'pass --task "…", --task-file FILE, or the task on stdin' });
@@ -92,19 +102,11 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
   let gaps: Gap[] = [];
   let files: string[] = [];
 
-  for (let cycle = 1; cycle <= options.maxCycles; cycle++) {
-    throwIfAborted(signal);
-    const started = deps.clock.now();
-    // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
-    const excluded = new Set(search.excludes);
-    const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
-    if (cycle === 1) [files] = await Promise.all([listing, ctx.tokenizerReady]);
-    const { stats } = dispatched;
-    const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
-    emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
+  let stats: SearchStats = { totalFiles: 0, avgSize: 1, docFreq: {}, skipped: {} };
 
-    const candidates = poolList(pool);
-    const input: EvalInput = { task, plan, query, candidates, facts, stats, files };
+  // Scores the whole pool (the model where there is one, offline otherwise); sets `scores`.
+  const evaluatePool = async (cycle: number, started: number): Promise<{ judged: ReadonlySet<string>; kept: number }> => {
+    const input: EvalInput = { task, plan, query, candidates: poolList(pool), facts, stats, files };
     await readFactsForTop(input, deps, options.root, signal);
     let evaluated: EvalOutput | undefined;
     let judged: ReadonlySet<string> = new Set();
@@ -122,6 +124,21 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     addUsage(usage, evaluated.usage);
     const kept = scores.filter((s) => s.relevance >= options.threshold).length;
     emit({ type: 'evaluate', cycle, scored: scores.length, kept, ms: deps.clock.now() - started });
+    return { judged, kept };
+  };
+
+  for (let cycle = 1; cycle <= options.maxCycles; cycle++) {
+    throwIfAborted(signal);
+    const started = deps.clock.now();
+    // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
+    const excluded = new Set(search.excludes);
+    const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
+    if (cycle === 1) [files] = await Promise.all([listing, ctx.tokenizerReady]);
+    stats = dispatched.stats;
+    const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
+    emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
+
+    const { judged, kept } = await evaluatePool(cycle, started);
 
     const refined = refineQuery({ plan, query, scores, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
     const persistent = refined.gaps.filter((g) => gaps.some((o) => o.kind === g.kind && o.target === g.target));
@@ -129,22 +146,6 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     const trace: CycleTrace = { query: traceQuery(search), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };
     if (refined.closed.length > 0) trace.closed = refined.closed.map((g) => g.question);
     cycles.push(trace);
-    // Each dispatch searches every open gap for free. With a model, a critical gap that such a
-    // search could not close becomes a retrieval subagent; what it finds joins the pool and is
-    // judged next cycle, so new findings keep the loop going.
-    const critical = persistent.filter((g) => g.kind !== 'symbol' || g.from !== undefined);
-    let scouted = 0;
-    if (model && critical.length > 0 && cycle < options.maxCycles) {
-      try {
-        const found = await runScouts({ model, deps, scope, files, task, gaps: critical, signal });
-        addUsage(usage, found.usage);
-        scouted = mergeCandidates(pool, found.found);
-        for (const candidate of found.found) pinned.add(candidate.path);
-        if (found.found.length > 0) trace.scouted = found.found.map((c) => c.path);
-      } catch (error) {
-        fallBack(error);
-      }
-    }
     // The LLM refiner, while the loop still wants files: its suggestions widen the next search.
     let next = { query: refined.next, search: refined.next };
     let suggested = false;
@@ -162,6 +163,23 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
         fallBack(error);
       }
     }
+    // Each dispatch searches every open gap for free. With a model, a critical gap that such a
+    // search could not close, and a focus area the refiner named, become retrieval subagents;
+    // what they find joins the pool and is judged next cycle, so new findings keep the loop going.
+    const critical = persistent.filter((g) => g.kind !== 'symbol' || g.from !== undefined);
+    const focusAreas = suggested ? newFocusAreas(next.search.focusAreas, [...search.focusAreas, ...refined.next.focusAreas], files) : [];
+    let scouted = 0;
+    if (model && (critical.length > 0 || focusAreas.length > 0) && cycle < options.maxCycles) {
+      try {
+        const found = await runScouts({ model, deps, scope, files, task, gaps: critical, focusAreas, signal });
+        addUsage(usage, found.usage);
+        scouted = mergeCandidates(pool, found.found);
+        for (const candidate of found.found) pinned.add(candidate.path);
+        if (found.found.length > 0) trace.scouted = found.found.map((c) => c.path);
+      } catch (error) {
+        fallBack(error);
+      }
+    }
     const stop = (refined.stop || (cycle > 1 && added === 0)) && scouted === 0 && !suggested;
     const why = scouted > 0 ? `subagents found ${scouted} new files` : suggested ? 'the refiner suggested new search terms' : added === 0 && cycle > 1 ? 'no new candidates' : refined.why;
     emit({ type: 'refine', cycle, gaps: gaps.map((g) => g.question), stop, why });
@@ -171,7 +189,23 @@ export async function runLoop(ctx: LoopContext): Promise<RetrieveResult> {
     search = next.search;
   }
 
-  return finish(ctx, { scores, facts, gaps, cycles, usage, provider, fallback });
+  if (options.deep) {
+    // Deep mode: one more pass over what the best files call, are called by and import.
+    throwIfAborted(signal);
+    const started = deps.clock.now();
+    const deep = await findDeepCandidates({ deps, options, scope, files, plan, scores, facts, pool, signal });
+    logger.debug(`deep: ${deep.length} new files from the callers, callees and imports of the best files`);
+    if (deep.length > 0) {
+      mergeCandidates(pool, deep);
+      for (const candidate of deep) pinned.add(candidate.path);
+      const cycle = cycles.length + 1;
+      emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
+      const { kept } = await evaluatePool(cycle, started);
+      cycles.push({ query: {}, candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started), deep: deep.map((c) => c.path) });
+    }
+  }
+
+  return { scores, facts, gaps, cycles, usage, provider, fallback };
 }
 
 /** Reads structure for the candidates an offline pre-ranking puts first (cached by content hash). */
@@ -187,11 +221,20 @@ async function readFactsForTop(input: EvalInput, deps: Deps, root: string, signa
   for (const [path, read] of await deps.facts.read(root, wanted, signal)) facts.set(path, read);
 }
 
+/** Focus areas not searched before that name a directory holding searchable files (a model may invent one). */
+function newFocusAreas(suggested: readonly string[], known: readonly string[], files: readonly string[]): string[] {
+  const seen = new Set(known);
+  return suggested
+    .map((dir) => dir.trim().replace(/^\.\//, '').replace(/\/+$/, ''))
+    .filter((dir) => dir !== '' && !seen.has(dir) && files.some((f) => f.startsWith(`${dir}/`)));
+}
+
 function traceQuery(query: Query): Partial<Query> {
   return {
     keywords: query.keywords.slice(0, 24),
-    literals: query.literals,
-    symbols: query.symbols,
+    // The trace is printed: literals quoted from the task are masked like the task itself.
+    literals: query.literals.map((l) => redactSecrets(l)),
+    symbols: query.symbols.map((s) => redactSecrets(s)),
     paths: query.paths.slice(0, 24),
     ...(query.focusAreas.length > 0 ? { focusAreas: query.focusAreas } : {}),
   };

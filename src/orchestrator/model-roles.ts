@@ -2,6 +2,7 @@ import type { Cache, ChatModel, Evaluator, FactsReader, Tokenizer } from '../cor
 import type { Logger } from '../core/log.js';
 import { DEFAULTS, type ResolvedOptions } from '../core/options.js';
 import { createModelEvaluator } from '../evaluate/model.js';
+import { createEgressLog, type EgressLog } from '../llm/egress.js';
 import { guardModel } from '../llm/guard.js';
 import type { ReplyMemo } from '../llm/structured.js';
 import type { Roles } from '../roles/agents.js';
@@ -17,6 +18,8 @@ export interface ModelRoles {
   logger: Logger;
   /** Validated replies of the planner and subagents, by prompt. */
   memo: ReplyMemo;
+  /** Every request sent, with the file content it carried: the result's `egress`. */
+  egress: EgressLog;
 }
 
 export interface ModelRolesInput {
@@ -32,7 +35,8 @@ export interface ModelRolesInput {
 
 /** Built per run, so the deadline counts from this run's first call. */
 export function createModelRoles({ chat, roles, options, facts, cache, tokenizer, logger, signal }: ModelRolesInput): ModelRoles {
-  const guarded = guardModel(chat, { deadline: options.deadline, signal });
+  const egress = createEgressLog({ provider: chat.provider, model: chat.model });
+  const guarded = guardModel(chat, { deadline: options.deadline, signal, egress, noEgress: options.noEgress });
   const evaluator = createModelEvaluator({
     model: guarded,
     prompt: roles.prompts.get('evaluate')!, // loadRoles guarantees the loop's prompts exist
@@ -43,5 +47,5 @@ export function createModelRoles({ chat, roles, options, facts, cache, tokenizer
     tokenizer,
     logger,
   });
-  return { chat: guarded, evaluator, prompts: roles.prompts, logger, memo: createReplyMemo(cache) };
+  return { chat: guarded, evaluator, prompts: roles.prompts, logger, memo: createReplyMemo(cache), egress };
 }

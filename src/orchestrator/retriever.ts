@@ -1,4 +1,5 @@
 import type { Cache, Deps } from '../core/deps.js';
+import { UsageError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
@@ -10,8 +11,9 @@ import { loadTokenizer } from '../pack/lazy-tokens.js';
 import { createSearcher } from '../retrieve/dispatch.js';
 import { loadRoles, type Roles } from '../roles/agents.js';
 import { resolveRunOptions } from './config.js';
-import { runLoop } from './loop.js';
+import { runLoop, type LoopContext } from './loop.js';
 import { createModelRoles } from './model-roles.js';
+import { labelRoots, retrieveAcrossRoots, scopeFor } from './roots.js';
 
 export interface Retriever {
   /** Runs the loop for one task; per-call options override the retriever's. */
@@ -23,7 +25,8 @@ export interface Retriever {
 /**
  * Reuses configuration, role definitions and caches across calls (one cache per root), so a
  * pipeline asking many questions of the same repository pays for parsing once. Safe for
- * concurrent calls: each call gets its own searcher; caches are shared.
+ * concurrent calls: each call gets its own searcher, facts reader and model roles; caches and
+ * role definitions are shared (cache writes are queued, reads are from memory).
  */
 export function createRetriever(config: RetrieveOptions = {}, overrides: Partial<Deps> = {}): Retriever {
   const caches = new Map<string, Promise<Cache>>();
@@ -40,44 +43,94 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     return cache;
   };
 
-  return {
-    async retrieve(task, options = {}) {
-      const merged: RetrieveOptions = { ...config, ...options };
-      const logger = merged.logger ?? overrides.logger ?? silentLogger;
-      const env = merged.env ?? process.env;
-      const resolved = await resolveRunOptions(merged, env, defaultCacheDir(env));
-      roles ??= loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir });
-      const loaded = await roles;
-      // An injected evaluator is the caller's choice: no provider is picked around it.
-      const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
+  /** One root's options resolved (and checked): a bad root, config or scope fails here. */
+  const resolveRun = async (merged: RetrieveOptions): Promise<ResolvedRun> => {
+    const env = merged.env ?? process.env;
+    const resolved = await resolveRunOptions(merged, env, defaultCacheDir(env));
+    return { merged, env, resolved, logger: merged.logger ?? overrides.logger ?? silentLogger };
+  };
+
+  /** One root's loop, ready to run: roles loaded, provider chosen (and said, when `announce`), caches and evaluator built. */
+  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<LoopContext> => {
+    roles ??= loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir });
+    const loaded = await roles;
+    // An injected evaluator is the caller's choice: no provider is picked around it.
+    const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
+    if (resolved.noEgress && choice.model) throw egressRefused(choice);
+    if (announce) {
       logger.info(choice.note);
       if (choice.fallback) logger.warn(choice.fallback.message);
-      const cache = await cacheFor(resolved, overrides, logger);
-      const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve() } : loadTokenizer();
-      const deps: Deps = {
-        searcher: overrides.searcher ?? createSearcher({ logger, env, cache }),
-        facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
-        evaluator: overrides.evaluator ?? createOfflineEvaluator(),
-        cache,
-        tokenizer: tokens.tokenizer,
-        clock: overrides.clock ?? { now: () => performance.now() },
-        logger,
-      };
-      const model = choice.model && createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
-      return runLoop({
-        task,
-        options: resolved,
-        deps,
-        provider: choice.provider,
-        ...(model ? { model } : {}),
-        ...(choice.fallback ? { fallback: choice.fallback } : {}),
-        ...(merged.signal ? { signal: merged.signal } : {}),
-        ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),
-        tokenizerReady: tokens.ready,
+    }
+    const cache = await cacheFor(resolved, overrides, logger);
+    const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve() } : loadTokenizer();
+    const deps: Deps = {
+      searcher: overrides.searcher ?? createSearcher({ logger, env, cache, timeout: resolved.searchTimeout }),
+      facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
+      evaluator: overrides.evaluator ?? createOfflineEvaluator(),
+      cache,
+      tokenizer: tokens.tokenizer,
+      clock: overrides.clock ?? { now: () => performance.now() },
+      logger,
+    };
+    const model = choice.model && createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
+    return {
+      task,
+      options: resolved,
+      deps,
+      provider: choice.provider,
+      ...(model ? { model } : {}),
+      ...(choice.fallback ? { fallback: choice.fallback } : {}),
+      ...(merged.signal ? { signal: merged.signal } : {}),
+      ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),
+      tokenizerReady: tokens.ready,
+    };
+  };
+
+  return {
+    async retrieve(task, options = {}) {
+      const merged = mergeOptions(config, options);
+      const roots = labelRoots(merged);
+      if (!roots) return runLoop(await startRun(task, await resolveRun(merged), true));
+      const labels = roots.map((r) => r.label);
+      const shared: RetrieveOptions = { ...merged };
+      delete shared.roots;
+      return retrieveAcrossRoots({
+        roots,
+        signal: merged.signal,
+        resolve: async (root, signal) => {
+          const scope = scopeFor(merged.scope, root.label, labels);
+          const run = await resolveRun({ ...shared, root: root.path, signal, ...(scope === undefined ? {} : { scope }) });
+          return { path: run.resolved.root, start: (announce) => startRun(task, run, announce) };
+        },
       });
     },
     async close() {
       for (const cache of caches.values()) await (await cache).flush();
     },
   };
+}
+
+interface ResolvedRun {
+  merged: RetrieveOptions;
+  env: Record<string, string | undefined>;
+  resolved: ResolvedOptions;
+  logger: Logger;
+}
+
+/** Per-call options over the retriever's; a call naming `root` or `roots` replaces both. */
+function mergeOptions(config: RetrieveOptions, options: RetrieveOptions): RetrieveOptions {
+  const base = { ...config };
+  if (options.root !== undefined || options.roots !== undefined) {
+    delete base.root;
+    delete base.roots;
+  }
+  return { ...base, ...options };
+}
+
+/** `--no-egress` with a model configured: fail before anything is sent, never fall back silently. */
+function egressRefused(choice: ProviderChoice): UsageError {
+  const what = choice.note.replace(/^provider: /, '');
+  return new UsageError('egress_refused', `--no-egress: a model is configured (${what}) and would be sent code`, {
+    hint: 'run with --provider offline, or unset the provider variables (ANTHROPIC_API_KEY, OPENAI_API_KEY, OPENAI_BASE_URL)',
+  });
 }

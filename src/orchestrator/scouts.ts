@@ -1,11 +1,14 @@
 import type { Deps, SearchScope } from '../core/deps.js';
-import type { Candidate, Gap, Query, Usage } from '../core/types.js';
-import { renderSignature } from '../evaluate/signature.js';
+import { redactSecrets } from '../core/redact.js';
+import type { Candidate, EgressPart, Gap, Query, Usage } from '../core/types.js';
+import { renderSignatureParts } from '../evaluate/signature.js';
 import { runScout, type ScoutAction, type ToolOutcome } from '../refine/llm-scout.js';
 import type { ModelRoles } from './model-roles.js';
 
 /** Subagents per cycle, and model turns each: bounded, so a cycle's cost is bounded. */
-const MAX_SCOUTS = 2;
+const MAX_SCOUTS = 3;
+/** Of those, at most this many for focus areas: gaps a strong file points at come first. */
+const MAX_FOCUS_SCOUTS = 1;
 const MAX_STEPS = 3;
 const LISTED = 8;
 
@@ -16,22 +19,25 @@ export interface ScoutsInput {
   files: readonly string[];
   task: string;
   gaps: Gap[];
+  /** Directories the LLM refiner asked to look into (root-relative), new this cycle. */
+  focusAreas?: string[];
   signal?: AbortSignal | undefined;
 }
 
 /**
- * Open gaps → parallel retrieval subagents (glob, grep, read_signature over the searcher and
- * the facts reader). Their findings, deduplicated, join the candidate pool before evaluation.
- * Without a `scout` prompt (a user's prompts folder may lack it) nothing runs.
+ * Open gaps and the refiner's focus areas → parallel retrieval subagents (glob, grep,
+ * read_signature over the searcher and the facts reader). Their findings, deduplicated, join the
+ * candidate pool before evaluation. Without a `scout` prompt (a user's prompts folder may lack
+ * it) nothing runs.
  */
-export async function runScouts({ model, deps, scope, files, task, gaps, signal }: ScoutsInput): Promise<{ found: Candidate[]; usage: Usage }> {
+export async function runScouts({ model, deps, scope, files, task, gaps, focusAreas = [], signal }: ScoutsInput): Promise<{ found: Candidate[]; usage: Usage }> {
   const usage: Usage = { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 };
   const template = model.prompts.get('scout');
   if (!template) return { found: [], usage };
-  // Gaps a strong file points at first: those are what the task is missing.
-  const goals = [...gaps].sort((a, b) => Number(b.from !== undefined) - Number(a.from !== undefined)).slice(0, MAX_SCOUTS);
+  const goals = scoutGoals(gaps, focusAreas);
+  if (goals.length === 0) return { found: [], usage };
   const tools = createTools(deps, scope, new Set(files));
-  const runs = await Promise.all(goals.map((gap) => runScout({ model: model.chat, template, task, goal: gap.question, tools, maxSteps: MAX_STEPS, signal, memo: model.memo })));
+  const runs = await Promise.all(goals.map((goal) => runScout({ model: model.chat, template, task, goal, tools, maxSteps: MAX_STEPS, signal, memo: model.memo })));
   const found = new Map<string, Candidate>();
   for (const run of runs) {
     usage.llmCalls += run.usage.llmCalls;
@@ -43,6 +49,18 @@ export async function runScouts({ model, deps, scope, files, task, gaps, signal 
   return { found: [...found.values()], usage };
 }
 
+/**
+ * What the subagents are sent after: gaps a strong file points at first (those are what the task
+ * is missing), then a focus area, then the task's own unresolved names; at most MAX_SCOUTS.
+ */
+export function scoutGoals(gaps: readonly Gap[], focusAreas: readonly string[]): string[] {
+  const ordered = [...gaps].sort((a, b) => Number(b.from !== undefined) - Number(a.from !== undefined));
+  const pointed = ordered.filter((g) => g.from !== undefined).map((g) => g.question);
+  const others = ordered.filter((g) => g.from === undefined).map((g) => g.question);
+  const focus = [...new Set(focusAreas)].slice(0, MAX_FOCUS_SCOUTS).map((dir) => `which files under ${dir.replace(/\/+$/, '')}/ does the task need?`);
+  return [...pointed, ...focus, ...others].slice(0, MAX_SCOUTS);
+}
+
 function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>) {
   const search = (query: Partial<Query>, signal?: AbortSignal) =>
     deps.searcher.search({ ...scope, query: { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [], ...query }, maxCandidates: LISTED }, signal);
@@ -51,11 +69,15 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
     const arg = action.arg.trim();
     if (action.tool === 'grep') {
       const { candidates } = await search({ literals: [arg] }, signal);
+      const egress: EgressPart[] = [];
       const lines = candidates.slice(0, LISTED).map((c) => {
         const hit = c.hits.find((h) => h.text.toLowerCase().includes(arg.toLowerCase())) ?? c.hits[0];
-        return hit ? `${c.path}:${hit.line}: ${hit.text.trim().slice(0, 120)}` : c.path;
+        if (!hit) return c.path;
+        const line = `${c.path}:${hit.line}: ${redactSecrets(hit.text, { path: c.path }).trim().slice(0, 120)}`;
+        egress.push({ path: c.path, lines: [hit.line], bytes: Buffer.byteLength(line) });
+        return line;
       });
-      return { observation: lines.join('\n'), candidates: candidates.slice(0, LISTED) };
+      return { observation: lines.join('\n'), candidates: candidates.slice(0, LISTED), egress };
     }
     if (action.tool === 'glob') {
       const { candidates } = await search({ patterns: [arg] }, signal);
@@ -67,6 +89,7 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
     const text = await deps.facts.readText(scope.root, path);
     const candidate: Candidate = { path, size: text?.length ?? 0, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: ['neighbour'] };
     const emptyPlan: Query = { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [] };
-    return { observation: renderSignature({ candidate, facts, text, plan: emptyPlan, tokenizer: deps.tokenizer, budget: 150 }), candidates: [candidate] };
+    const signature = renderSignatureParts({ candidate, facts, text, plan: emptyPlan, tokenizer: deps.tokenizer, budget: 150 });
+    return { observation: signature.text, candidates: [candidate], egress: [signature.egress] };
   };
 }

@@ -1,5 +1,7 @@
 import type { Tokenizer } from '../core/deps.js';
-import type { FileFacts, FileResult, Region, Score } from '../core/types.js';
+import { redactSecrets } from '../core/redact.js';
+import { fenceTagOf, GAP_LINE, PACK_SEPARATOR, renderFileHeading, renderNumberedLines, renderPackedFile } from '../core/pack-text.js';
+import type { CutRegion, FileFacts, FileResult, Region, Score } from '../core/types.js';
 import { regionsFor } from './regions.js';
 import { roundTo } from '../core/numbers.js';
 
@@ -11,50 +13,57 @@ export interface PackInput {
   threshold: number;
   budget: number;
   tokenizer: Tokenizer;
-  /** Put each region's text in `content`. Counted either way: the budget is for reading them. */
+  /**
+   * Put each region's text in `content`, secret-looking values masked as in prompts. Counted
+   * either way: the budget is for reading them.
+   */
   withContent: boolean;
-}
-
-export interface CutItem {
-  path: string;
-  /** The region left out; absent when the whole file was. */
-  region?: Region;
-  tokens: number;
 }
 
 export interface PackResult {
   files: FileResult[];
-  /** Tokens counted: every packed file's header and region texts. Never above the budget. */
+  /**
+   * Tokens of the pack as `--format md` shows its files (headings, reasons, numbered code in
+   * fences), counted on the whole text. Never above the budget.
+   */
   tokens: number;
-  cut: CutItem[];
+  /** What did not fit, in the order it was left out (best files first). */
+  cut: CutRegion[];
 }
 
 /** Radii tried, largest first, when a region is shrunk to a window around its evidence. */
 const SHRINK_RADII = [12, 6, 3, 1, 0];
-
-/** The per-file line counted with the regions: path, score and reason. */
-export function renderFileHeader(file: Pick<FileResult, 'path' | 'score' | 'reason'>): string {
-  return `${file.path} (score ${file.score.toFixed(2)})\n${file.reason}\n`;
-}
 
 /** The text of a region: its lines joined by `\n`. */
 export function regionText(lines: readonly string[], region: Region): string {
   return lines.slice(region.start - 1, region.end).join('\n');
 }
 
+/** The pack's text for these files, exactly as counted: files separated like blocks. */
+export function renderPackText(files: readonly FileResult[]): string {
+  return files.map(renderPackedFile).join(PACK_SEPARATOR);
+}
+
+interface FileWork {
+  file: FileResult;
+  lines: string[];
+}
 
 /**
  * Packs the files scoring ≥ threshold, best first (ties by path), region by region while the
  * running count stays within the budget. A region that doesn't fit is shrunk to a window around
- * its evidence, else cut; a file none of whose regions fit is cut whole. Pure: no I/O.
+ * its evidence (the lines left out are listed as cut), else cut; a file none of whose regions
+ * fit is cut whole. The finished text is counted once more as a whole, and regions are dropped
+ * from the end until it fits, so `tokens` is the count of the text itself. Pure: no I/O.
  */
 export function packFiles(input: PackInput): PackResult {
-  const { tokenizer, budget, withContent } = input;
+  const { tokenizer, budget } = input;
+  const sep = tokenizer.count(PACK_SEPARATOR);
   const ranked = input.scores
     .filter((s) => s.relevance >= input.threshold)
     .sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const files: FileResult[] = [];
-  const cut: CutItem[] = [];
+  const packed: FileWork[] = [];
+  const cut: CutRegion[] = [];
   const seen = new Set<string>();
   let total = 0;
   for (const score of ranked) {
@@ -65,47 +74,88 @@ export function packFiles(input: PackInput): PackResult {
       cut.push({ path: score.path, tokens: 0 });
       continue;
     }
-    const lines = text.split('\n');
+    // Masked over the whole file (line count kept), so a region starting inside a key block is masked too.
+    const lines = redactSecrets(text, { path: score.path }).split('\n');
     const lineCount = text.endsWith('\n') ? lines.length - 1 : lines.length;
     const facts = input.facts.get(score.path);
     const file: FileResult = { path: score.path, score: roundTo(score.relevance, 2), reason: score.reason, regions: [] };
-    const header = tokenizer.count(renderFileHeader(file));
+    // The heading with an empty fence, then per region its numbered lines (and a gap mark): the
+    // running count is close; `settle` counts the finished text exactly.
+    const heading = tokenizer.count(`${renderFileHeading(file)}${PACK_SEPARATOR}\`\`\`${fenceTagOf(file.path)}\n\`\`\``) + (packed.length > 0 ? sep : 0);
+    const costOf = (region: Region): number => tokenizer.count(`${renderNumberedLines(withText(region, lines))}\n${GAP_LINE}\n`);
     const regions = regionsFor({ ...(facts ?? bareFacts(score.path)), lines: Math.min(facts?.lines ?? lineCount, lineCount) }, score.evidence);
-    const left: CutItem[] = [];
+    const left: CutRegion[] = [];
     for (const region of regions) {
-      const headerCost = file.regions.length === 0 ? header : 0;
-      const fitted = fitRegion(region, lines, score.evidence, budget - total - headerCost, tokenizer);
+      const headingCost = file.regions.length === 0 ? heading : 0;
+      const fitted = fitRegion(region, score.evidence, budget - total - headingCost, costOf);
       if (!fitted) {
-        left.push({ path: score.path, region, tokens: tokenizer.count(regionText(lines, region)) });
+        left.push(cutOf(score.path, region, costOf(region)));
         continue;
       }
-      total += headerCost + fitted.tokens;
-      file.regions.push(withContent ? { ...fitted.region, content: regionText(lines, fitted.region) } : fitted.region);
+      total += headingCost + fitted.tokens;
+      file.regions.push(withText(fitted.region, lines));
+      for (const rest of outside(region, fitted.region)) left.push(cutOf(score.path, rest, costOf(rest)));
     }
     if (file.regions.length > 0) {
-      files.push(file);
+      packed.push({ file, lines });
       cut.push(...left);
     } else {
-      cut.push({ path: score.path, tokens: header + left.reduce((sum, item) => sum + item.tokens, 0) });
+      cut.push({ path: score.path, tokens: heading + left.reduce((sum, item) => sum + item.tokens, 0) });
     }
   }
-  return { files, tokens: total, cut };
+  const tokens = settle(packed, budget, tokenizer, cut);
+  const files = packed.map(({ file }) => (input.withContent ? file : { ...file, regions: file.regions.map(({ content: _content, ...region }) => region) }));
+  return { files, tokens, cut };
+}
+
+/**
+ * The whole text counted at once (token merges across block boundaries can differ from the sum
+ * of the parts); while it is over the budget, the last region packed is cut.
+ */
+function settle(packed: FileWork[], budget: number, tokenizer: Tokenizer, cut: CutRegion[]): number {
+  for (;;) {
+    const tokens = tokenizer.count(renderPackText(packed.map((p) => p.file)));
+    const last = packed[packed.length - 1];
+    if (tokens <= budget || !last) return tokens;
+    const region = last.file.regions.pop()!;
+    cut.push(cutOf(last.file.path, region, tokenizer.count(`${renderNumberedLines(region)}\n${GAP_LINE}\n`)));
+    if (last.file.regions.length === 0) packed.pop();
+  }
 }
 
 /** The region if it fits in `room`, else the widest window around its first evidence line that does. */
-function fitRegion(region: Region, lines: readonly string[], evidence: readonly number[], room: number, tokenizer: Tokenizer): { region: Region; tokens: number } | undefined {
+function fitRegion(region: Region, evidence: readonly number[], room: number, costOf: (region: Region) => number): { region: Region; tokens: number } | undefined {
   if (room < 0) return undefined;
-  const tokens = tokenizer.count(regionText(lines, region));
+  const tokens = costOf(region);
   if (tokens <= room) return { region, tokens };
   const anchor = evidence.filter((n) => n >= region.start && n <= region.end).sort((a, b) => a - b)[0] ?? region.start;
   for (const radius of SHRINK_RADII) {
     const window: Region = { start: Math.max(region.start, anchor - radius), end: Math.min(region.end, anchor + radius) };
     if (window.start === region.start && window.end === region.end) continue;
     if (region.symbol) window.symbol = region.symbol;
-    const cost = tokenizer.count(regionText(lines, window));
+    const cost = costOf(window);
     if (cost <= room) return { region: window, tokens: cost };
   }
   return undefined;
+}
+
+/** The parts of `region` that a shrunk `kept` window leaves out. */
+function outside(region: Region, kept: Region): Region[] {
+  const parts: Region[] = [];
+  if (kept.start > region.start) parts.push({ start: region.start, end: kept.start - 1 });
+  if (kept.end < region.end) parts.push({ start: kept.end + 1, end: region.end });
+  if (region.symbol) for (const part of parts) part.symbol = region.symbol;
+  return parts;
+}
+
+function withText(region: Region, lines: readonly string[]): Region {
+  return { ...region, content: regionText(lines, region) };
+}
+
+function cutOf(path: string, region: Region, tokens: number): CutRegion {
+  const item: CutRegion = { path, start: region.start, end: region.end, tokens };
+  if (region.symbol) item.symbol = region.symbol;
+  return item;
 }
 
 function bareFacts(path: string): FileFacts {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChatModel, ModelRequest } from '../core/deps.js';
-import type { Candidate, Usage } from '../core/types.js';
+import type { Candidate, EgressPart, Usage } from '../core/types.js';
 import { completeStructured, zeroUsage, type ReplyMemo } from '../llm/structured.js';
 import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
@@ -32,6 +32,8 @@ const SCOUT_SCHEMA: ModelRequest['schema'] = {
 export interface ToolOutcome {
   observation: string;
   candidates: Candidate[];
+  /** File content the observation shows (for the egress manifest). */
+  egress?: EgressPart[];
 }
 
 /** The subagent's tools; the orchestrator backs them with the searcher and the facts reader. */
@@ -63,10 +65,13 @@ export async function runScout({ model, template, task, goal, tools, maxSteps, s
   const seen = new Map<string, Candidate>();
   const found = new Set<string>();
   let observations = '(none yet)';
+  // Content shown so far: declared with every later prompt (observations are cut to the newest,
+  // so this may name a little more than the prompt still holds, never less).
+  const shown: EgressPart[] = [];
   const shortTask = clipTask(task, TASK_CHARS);
   for (let step = 1; step <= maxSteps; step++) {
     const prompt = renderPrompt(template, { task: shortTask, goal, observations });
-    const reply = await completeStructured(model, { role: 'scout', prompt, schema: SCOUT_SCHEMA, maxTokens: 300 }, scoutReplySchema, signal, memo);
+    const reply = await completeStructured(model, { role: 'scout', prompt, schema: SCOUT_SCHEMA, maxTokens: 300, egress: [...shown] }, scoutReplySchema, signal, memo);
     usage.llmCalls += reply.usage.llmCalls;
     usage.inputTokens += reply.usage.inputTokens;
     usage.outputTokens += reply.usage.outputTokens;
@@ -77,6 +82,7 @@ export async function runScout({ model, template, task, goal, tools, maxSteps, s
     if (reply.value.done || actions.length === 0 || step === maxSteps) break;
     const outcomes = await Promise.all(actions.map((action) => tools(action, signal)));
     for (const outcome of outcomes) for (const c of outcome.candidates) if (!seen.has(c.path)) seen.set(c.path, c);
+    for (const outcome of outcomes) shown.push(...(outcome.egress ?? []));
     const text = outcomes.map((o, i) => `${actions[i]!.tool} ${JSON.stringify(actions[i]!.arg)}:\n${o.observation || '(nothing)'}`).join('\n\n');
     observations = (observations === '(none yet)' ? text : `${observations}\n\n${text}`).slice(-OBSERVATION_CHARS);
   }

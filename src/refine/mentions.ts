@@ -3,20 +3,20 @@
  * strings and error messages. These outweigh prose words.
  */
 
+import { framesNearestFirst, parseStackTrace } from '../core/frames.js';
+import { messageLiteral } from '../core/literals.js';
+
+/** Functions taken from frames at most: the innermost say where; the outermost are every run's (`main`, `invoke`). */
+const MAX_FRAME_SYMBOLS = 12;
+
 const CODE_EXTENSIONS =
   'py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|go|rs|java|kt|kts|scala|c|h|cc|cpp|cxx|hpp|hh|cs|rb|php|swift|m|mm|lua|sh|pl|pm|ex|exs|erl|hs|ml|dart|r|jl|zig|vue|svelte|sql|proto|json|ya?ml|toml|md|rst|txt|cfg|ini|xml|html|css|scss';
 
 /** `src/a/b.py`, `./lib/x.js`, `C:\x\y.ts`, `b.py` — a path with a known extension. */
-const FILE_PATH = new RegExp(`(?:[A-Za-z]:)?[\\w@.\\-\\\\/]*[\\w\\-]\\.(?:${CODE_EXTENSIONS})(?![\\w])`, 'g');
+const FILE_PATH = new RegExp(`(?:[A-Za-z]:)?[\\p{L}\\p{M}\\p{N}_@.\\-\\\\/]*[\\p{L}\\p{M}\\p{N}_\\-]\\.(?:${CODE_EXTENSIONS})(?![\\p{L}\\p{N}_])`, 'gu');
 
-/** Python frame: File "x/y.py", line 12, in func */
-const PY_FRAME = /File "([^"]+)", line (\d+)(?:, in ([\w<>.]+))?/g;
-/** Java/Kotlin frame: at com.x.Y.method(Y.java:12) */
-const JAVA_FRAME = /\bat ([\w$.]+)\.([\w$<>]+)\(([\w$]+\.(?:java|kt|scala|groovy)):?(\d+)?\)/g;
-/** JS frame: at fn (path:line:col) or at path:line:col */
-const JS_FRAME = /\bat (?:([\w$.<>\[\] ]+?) \()?((?:file:\/\/)?[^\s()]+?\.(?:[cm]?[jt]sx?)):(\d+)(?::\d+)?\)?/g;
 /** Go/Rust/C: path/file.go:123 or src/x.rs:12:5 */
-const LINE_REF = new RegExp(`([\\w@.\\-/]+\\.(?:${CODE_EXTENSIONS})):(\\d+)`, 'g');
+const LINE_REF = new RegExp(`([\\p{L}\\p{M}\\p{N}_@.\\-/]+\\.(?:${CODE_EXTENSIONS})):(\\d+)`, 'gu');
 /** Dotted module paths: sqlfluff.core.parser, astroid.nodes.Const */
 const DOTTED = /\b([a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){2,})\b/g;
 /** Exception lines: ValueError: something went wrong */
@@ -42,20 +42,11 @@ export function findMentions(text: string): Mentions {
   const frameSymbols = new Set<string>();
   const literals = new Set<string>();
 
-  for (const m of text.matchAll(PY_FRAME)) {
-    addPath(paths, m[1]!);
-    if (m[3] && !m[3].startsWith('<')) frameSymbols.add(m[3].split('.').pop()!);
-  }
-  for (const m of text.matchAll(JAVA_FRAME)) {
-    const qualified = m[1]!;
-    const dir = qualified.split('.').filter((s) => /^[a-z]/.test(s));
-    addPath(paths, [...dir, m[3]!].join('/'));
-    frameSymbols.add(m[2]!.replace(/[<>]/g, ''));
-  }
-  for (const m of text.matchAll(JS_FRAME)) {
-    addPath(paths, m[2]!);
-    const fn = m[1]?.trim().split(/[.\s]/).pop();
-    if (fn && /^[A-Za-z_$][\w$]*$/.test(fn) && fn !== 'new' && fn !== 'async') frameSymbols.add(fn);
+  // Frames nearest the error first: the path list is cut, and the first frames say the most.
+  for (const frame of framesNearestFirst(parseStackTrace(text))) {
+    if (frame.runtime) continue;
+    if (frame.file) addPath(paths, frame.file);
+    if (frame.symbol && frame.symbol !== 'main' && frameSymbols.size < MAX_FRAME_SYMBOLS) frameSymbols.add(frame.symbol);
   }
   for (const m of text.matchAll(LINE_REF)) addPath(paths, m[1]!);
   for (const m of text.matchAll(FILE_PATH)) addPath(paths, m[0]);
@@ -85,19 +76,8 @@ function addPath(paths: Set<string>, raw: string): void {
   paths.add(p);
 }
 
-/**
- * A literal is worth a verbatim search when it looks like a message, not a word: several words,
- * or a code-ish token. Placeholder-like parts (numbers, quoted values) are cut out, keeping the
- * longest static piece, since the code holds a template rather than the rendered message.
- */
+/** A literal is worth a verbatim search when it looks like a message, not a word (see messageLiteral). */
 function addLiteral(literals: Set<string>, raw: string): void {
-  const text = raw.trim();
-  if (text.length < 6) return;
-  const pieces = text
-    .split(/'[^']*'|"[^"]*"|`[^`]*`|\b\d[\d.,:x]*\b|\{[^}]*\}|<[^>]*>|\([^)]*\)/)
-    .map((s) => s.trim().replace(/[.:;,]+$/, ''))
-    .filter((s) => s.length >= 8 && /\s/.test(s));
-  const best = pieces.sort((a, b) => b.length - a.length)[0];
-  if (best) literals.add(best.slice(0, 120));
-  else if (!/\s/.test(text) && /[._/-]/.test(text) && text.length <= 80) literals.add(text);
+  const literal = messageLiteral(raw);
+  if (literal) literals.add(literal);
 }

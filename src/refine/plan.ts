@@ -26,7 +26,12 @@ const WEIGHT = {
  */
 export function planQuery(task: string): Query {
   // Control characters (a binary task, a terminal dump) separate words; they are never part of one.
-  const text = task.slice(0, MAX_TASK_CHARS).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]+/g, ' ');
+  // A run of 512+ characters without a space (base64, a minified line, a pasted blob) names
+  // nothing to search for, and would cost the path and identifier patterns quadratic time.
+  const text = task
+    .slice(0, MAX_TASK_CHARS)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]+/g, ' ')
+    .replace(/\S{512,}/g, ' ');
   const mentions = findMentions(text);
   const title = text.split('\n', 1)[0] ?? '';
   const backticked = new Set([...text.matchAll(/`([^`\n]{1,120})`/g)].flatMap((m) => identifiersOf(m[1]!)));
@@ -48,7 +53,7 @@ export function planQuery(task: string): Query {
   const examples = exampleFenceRanges(text);
   // Words seen only in URLs weigh like those seen only in examples: hosts and user names mostly.
   const weak = [...examples, ...urlRanges(text)];
-  const identifiers = [...text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)].filter((m) => !isHashLike(m[0], text[m.index - 1]));
+  const identifiers = [...text.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu)].filter((m) => !isHashLike(m[0], text[m.index - 1]));
   const outsideExamples = new Set(identifiers.filter((m) => !isInRanges(weak, m.index)).map((m) => m[0]));
   for (const match of identifiers) {
     const id = match[0];

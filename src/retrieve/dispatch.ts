@@ -10,10 +10,11 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Cache, SearchRequest, SearchScope, Searcher } from '../core/deps.js';
-import { isAbortError, throwIfAborted } from '../core/errors.js';
+import { isAbortError, isCtxloopError, throwIfAborted } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
 import { ripgrepSkipGlobs } from './filters.js';
+import { listFilesByGlob } from './glob.js';
 import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
@@ -32,6 +33,8 @@ export interface SearcherOptions {
   env?: Record<string, string | undefined>;
   /** Where the term index is kept between runs (the cache of the root searched); none: every run scans. */
   cache?: Cache;
+  /** Milliseconds one rg process may run before it is killed. @default 60000 */
+  timeout?: number;
 }
 
 export function createSearcher(options: SearcherOptions = {}): Searcher {
@@ -41,6 +44,14 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const lists = new Map<string, Promise<FileList>>();
   const indexes = new Map<string, ScopeIndex>();
   const keyOf = (scope: SearchScope): string => JSON.stringify([scope.root, scope.scope, scope.include, scope.exclude, scope.maxFileSize]);
+  const timeout = options.timeout ?? 60_000;
+  // One warning per distinct failure: a broken rg fails the same way every cycle.
+  const warned = new Set<string>();
+  const warnOnce = (message: string): void => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    logger.warn(message);
+  };
 
   const rg = (): Promise<string> => (rgPath ??= resolveRgPath(env, logger));
   /** The listing is shared by the calls of a run; the call that starts it lends it its signal, so no rg outlives an aborted run. */
@@ -48,7 +59,16 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     const key = keyOf(scope);
     let list = lists.get(key);
     if (!list) {
-      list = rg().then((path) => listSearchableFiles(scope, { rgPath: path, logger, signal }));
+      list = rg().then((path) =>
+        listSearchableFiles(scope, { rgPath: path, logger, signal, timeout }).catch(async (error: unknown) => {
+          // rg that crashes, hangs or prints garbage costs speed, not the run: fast-glob lists instead
+          if (!isSearchFailure(error) || signal?.aborted) throw error;
+          warnOnce(`ripgrep could not list the files (${(error as Error).message}); listing them with fast-glob instead`);
+          const listed = await listFilesByGlob(scope);
+          const files = listed.files.map((f) => f.path);
+          return { files, avgSize: files.length === 0 ? 0 : listed.files.reduce((sum, f) => sum + f.size, 0) / files.length, skipped: listed.skipped };
+        }),
+      );
       lists.set(key, list);
       // a failed listing is not remembered: the next call tries again
       list.catch(() => lists.delete(key));
@@ -67,7 +87,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           root: scope.root,
           key: storeKeyOf(scope, path),
           listing: () => listOf(scope),
-          scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger), paths, terms }, record),
+          scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout), paths, terms }, record),
           logger,
         });
       indexes.set(key, (index = { terms: new TermIndex(), lines: new LineIndex(), ...(store ? { store } : {}) }));
@@ -85,7 +105,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     async search(request, signal) {
       throwIfAborted(signal);
       const path = await rg();
-      return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, signal });
+      return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, warnOnce, timeout, signal });
     },
   };
 }
@@ -103,8 +123,8 @@ function storeKeyOf(scope: SearchScope, rgPath: string): string {
   return createHash('sha1').update(shape).digest('hex');
 }
 
-function scanSettings(request: SearchScope, rgPath: string, logger: Logger): Omit<ScanRun, 'paths' | 'terms'> {
-  return { rgPath, root: request.root, iglobs: ripgrepSkipGlobs(), globs: userGlobs(request.include, request.exclude), maxFileSize: request.maxFileSize, logger };
+function scanSettings(request: SearchScope, rgPath: string, logger: Logger, timeout: number): Omit<ScanRun, 'paths' | 'terms'> {
+  return { rgPath, root: request.root, iglobs: ripgrepSkipGlobs(), globs: userGlobs(request.include, request.exclude), maxFileSize: request.maxFileSize, logger, timeout };
 }
 
 interface DispatchContext {
@@ -112,6 +132,8 @@ interface DispatchContext {
   listOf: (scope: SearchScope, signal?: AbortSignal) => Promise<FileList>;
   index: ScopeIndex;
   logger: Logger;
+  warnOnce: (message: string) => void;
+  timeout: number;
   signal: AbortSignal | undefined;
 }
 
@@ -126,13 +148,20 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
   const onAbort = (): void => stop.abort();
   context.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const run = { ...scanSettings(request, context.rgPath, context.logger), paths: [...entries.dirs, ...entries.files.map((f) => f.path)], signal: stop.signal };
+    const run = { ...scanSettings(request, context.rgPath, context.logger, context.timeout), paths: [...entries.dirs, ...entries.files.map((f) => f.path)], signal: stop.signal };
     const { store } = context.index;
     // not raced against the signal: a listing this call started is killed by it, and waited for
     const listing = context.listOf(request, stop.signal);
+    // rg that dies, crashes or times out costs this dispatch its content evidence, not the run:
+    // the listing still finds files by name and path, and a warning says what was lost.
+    const failed: { error?: Error } = {};
     const scanning = context.index.terms
       .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan: (fresh, record) => scanTerms({ ...run, terms: fresh }, record) })
-      .then(() => store?.save(context.index.terms));
+      .then(() => store?.save(context.index.terms))
+      .catch((error: unknown) => {
+        if (!isSearchFailure(error) || context.signal?.aborted) throw error;
+        failed.error = error as Error;
+      });
     const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
     // Wait for every run to end (a killed rg included) before reporting, so no process outlives the call.
     const settled = await Promise.allSettled([stopOnFailure(listing), stopOnFailure(scanning)]);
@@ -140,8 +169,20 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     if (failures.length > 0) throw failures.find((e) => !isAbortError(e)) ?? failures[0];
     const list = (settled[0] as PromiseFulfilledResult<FileList>).value;
+    if (failed.error) {
+      context.warnOnce(`content search failed (${failed.error.message}); results rest on file names and paths`);
+      const ranked = rankCandidates({ query, list, evidence: new Map(), maxCandidates: request.maxCandidates });
+      await readSizes(ranked.candidates, request.root);
+      return ranked;
+    }
     const ranked = rankCandidates({ query, list, evidence: context.index.terms.evidenceFor(terms), maxCandidates: request.maxCandidates });
-    await Promise.all([readEvidenceLines(ranked.candidates, terms, run, context.index.lines), readSizes(ranked.candidates, request.root)]);
+    await Promise.all([
+      readEvidenceLines(ranked.candidates, terms, run, context.index.lines).catch((error: unknown) => {
+        if (!isSearchFailure(error) || context.signal?.aborted) throw error;
+        context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
+      }),
+      readSizes(ranked.candidates, request.root),
+    ]);
     throwIfAborted(context.signal);
     return ranked;
   } finally {
@@ -170,6 +211,11 @@ function userGlobs(include: readonly string[], exclude: readonly string[]): stri
   const included = include.map(normalizeGlob).filter((g) => g !== '');
   const excluded = exclude.map(normalizeGlob).filter((g) => g !== '').map((g) => `!${g}`);
   return [...included, ...excluded];
+}
+
+/** rg ran and failed (crashed, killed, timed out, unreadable output); not a missing rg, not an abort. */
+function isSearchFailure(error: unknown): boolean {
+  return isCtxloopError(error) && error.code === 'search_failed';
 }
 
 /** Stops the other runs, then rethrows: the first failure is the one reported. */

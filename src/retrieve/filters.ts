@@ -10,17 +10,26 @@ export type SkipReason = 'vendored' | 'generated' | 'lock' | 'minified' | 'secre
 /** Directories of third-party or tool-managed code. Build output (dist, build) is kept: it is only demoted later. */
 export const VENDORED_DIRS = ['node_modules', 'vendor', 'third_party', 'bower_components', '.venv', 'venv', 'site-packages', '__pycache__', '.git'] as const;
 
-/** Directories holding credentials. */
-const SECRET_DIRS = ['.aws', '.ssh'] as const;
+/** Directories holding credentials: cloud CLIs, SSH, GnuPG, kubectl. */
+export const SECRET_DIRS = ['.aws', '.ssh', '.gnupg', '.azure', '.kube'] as const;
+
+/** Credential files known by their place rather than their name alone. */
+const SECRET_PATHS = /(?:^|\/)(?:\.docker\/config\.json|\.config\/gcloud\/.*|\.gem\/credentials|\.m2\/settings(?:-security)?\.xml)$/;
 
 const LOCK_NAMES = new Set(['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 'cargo.lock', 'poetry.lock', 'go.sum', 'composer.lock', 'gemfile.lock']);
 
 const MINIFIED = /\.min\.(?:js|css)$/;
 const GENERATED = /(?:\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.map|\.bundle\.js)$/;
 
-const SECRET_NAMES = new Set(['.env', '.npmrc', '.pypirc', '.netrc']);
-const SECRET_EXTENSIONS = new Set(['pem', 'key', 'p12', 'pfx', 'jks', 'keystore', 'kdbx']);
-const SECRET_PREFIXES = /^(?:\.env\.|id_rsa|id_ed25519|id_dsa|service-account.*\.json$)/;
+/** Files that exist to hold credentials: dotenv, package-registry tokens, netrc, database and cloud CLI logins. */
+const SECRET_NAMES = new Set([
+  '.env', '.envrc', '.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', '.htpasswd',
+  '.boto', '.s3cfg', '.dockercfg', '.vault-token', '.terraformrc', 'terraform.rc', 'kubeconfig',
+  'application_default_credentials.json', 'terraform.tfvars', 'terraform.tfvars.json',
+]);
+/** Key stores, private keys and state files that hold secrets (Terraform state keeps them in clear). */
+const SECRET_EXTENSIONS = new Set(['pem', 'key', 'p12', 'pfx', 'p8', 'ppk', 'jks', 'jceks', 'bks', 'keystore', 'keychain', 'kdbx', 'gpg', 'pgp', 'tfstate', 'tfvars', 'ovpn']);
+const SECRET_PREFIXES = /^(?:\.env\.|id_rsa|id_ed25519|id_ecdsa|id_dsa|service-account.*\.json$|client_secret.*\.json$|.*-adminsdk-.*\.json$|.*\.tfstate\.backup$)/;
 /**
  * `credentials*` and `secrets.*` are secrets when they hold data (`credentials.json`,
  * `secrets.yaml`) but source code when they have a language extension (`secrets.py` is a
@@ -69,6 +78,7 @@ export function skipReason(path: string, size: number, maxFileSize: number): Ski
 function isSecret(name: string, dirs: string[]): boolean {
   const base = name.toLowerCase();
   if (dirs.some((d) => (SECRET_DIRS as readonly string[]).includes(d))) return true;
+  if (SECRET_PATHS.test([...dirs, base].join('/'))) return true;
   if (SECRET_NAMES.has(base) || SECRET_PREFIXES.test(base)) return true;
   if (SECRET_EXTENSIONS.has(extensionOf(base))) return true;
   return SECRET_DATA.test(base) && languageOf(base) === 'text';
@@ -89,7 +99,7 @@ export function ripgrepSkipGlobs(): string[] {
     ...ripgrepPruneGlobs(),
     ...[...LOCK_NAMES, '*.lock'].map((name) => `!${name}`),
     '!*.min.js', '!*.min.css', '!*.pb.go', '!*_pb2.py', '!*_pb2_grpc.py', '!*.map', '!*.bundle.js',
-    ...[...SECRET_NAMES, '.env.*', 'id_rsa*', 'id_ed25519*', 'id_dsa*', 'service-account*.json'].map((name) => `!${name}`),
+    ...[...SECRET_NAMES, '.env.*', 'id_rsa*', 'id_ed25519*', 'id_ecdsa*', 'id_dsa*', 'service-account*.json', 'client_secret*.json', '*-adminsdk-*.json', '*.tfstate.backup'].map((name) => `!${name}`),
     `!*.{${[...SECRET_EXTENSIONS].join(',')}}`,
     `!*.{${BINARY_EXTENSIONS.join(',')}}`,
   ];

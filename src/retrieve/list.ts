@@ -32,6 +32,8 @@ export interface ListContext {
   rgPath: string;
   logger: Logger;
   signal?: AbortSignal | undefined;
+  /** Milliseconds rg may take to list. */
+  timeout?: number | undefined;
 }
 
 /** Files whose size is read for `avgSize`: enough for a mean, cheap at any repository size. */
@@ -45,8 +47,8 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   const included = scope.include.length > 0 ? createPathMatcher(scope.include) : () => true;
   const skipped: Record<string, number> = {};
   const files: string[] = [];
-  const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize }), '--files', '--null'];
-  await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal }, (record) => {
+  const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize, root }), '--files', '--null'];
+  await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal, timeout: context.timeout }, (record) => {
     if (record === '') return;
     const path = toPosix(record);
     if (!inScope(path)) return;

@@ -17,7 +17,14 @@ export interface MatcherOptions {
 export function createPathMatcher(globs: readonly string[], options: MatcherOptions = {}): PathMatcher {
   const cleaned = globs.map(normalizeGlob).filter((g) => g !== '');
   if (cleaned.length === 0) return () => false;
-  const isMatch = picomatch(cleaned, { dot: true, basename: true, nocase: options.nocase ?? false });
+  // picomatch's `basename` option applies to every glob once set (4.x matches `src/lib/**`
+  // against the base name only, so it never matches): the two kinds get one matcher each.
+  const nocase = options.nocase ?? false;
+  const named = cleaned.filter((g) => !g.includes('/'));
+  const pathed = cleaned.filter((g) => g.includes('/'));
+  const byName = named.length > 0 ? picomatch(named, { dot: true, basename: true, nocase }) : () => false;
+  const byPath = pathed.length > 0 ? picomatch(pathed, { dot: true, nocase }) : () => false;
+  const isMatch = (path: string): boolean => byName(path) || byPath(path);
   if (!options.matchParents) return (path) => isMatch(path);
   return (path) => {
     if (isMatch(path)) return true;

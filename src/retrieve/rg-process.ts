@@ -4,6 +4,8 @@
  * kind of run (listing, identifier scan, JSON lines).
  */
 import { spawn } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 
@@ -18,6 +20,8 @@ export interface RgProcess {
   separator?: '\n' | '\0';
   logger: Logger;
   signal?: AbortSignal | undefined;
+  /** Milliseconds rg may run before it is killed and the run fails with `search_failed`. */
+  timeout?: number | undefined;
 }
 
 export interface RgExit {
@@ -46,26 +50,48 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   child.stdin.end(run.stdin ?? '');
   const kill = (): void => void child.kill();
   run.signal?.addEventListener('abort', kill, { once: true });
+  // A hung rg (a stalled network mount, a broken binary) must not hang the run.
+  let timedOut = false;
+  const timer =
+    run.timeout === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGKILL');
+          // a child of its own (a wrapper script's) may still hold the pipes open: stop reading them
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }, run.timeout);
+  timer?.unref(); // never what keeps the process alive
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     if (stderr.length < 8192) stderr += chunk;
   });
   let drained = false;
   try {
-    await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine);
+    await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine).catch((error: unknown) => {
+      if (!timedOut) throw error;
+    });
     drained = true;
   } finally {
     run.signal?.removeEventListener('abort', kill);
     // stopped early by an exception: rg must not outlive the search
-    if (!drained) kill();
+    if (!drained) {
+      kill();
+      clearTimeout(timer);
+    }
   }
-  const code = await exited.catch((error: unknown) => {
-    throw new SearchError('rg_not_found', `could not start ripgrep at ${run.rgPath}: ${(error as Error).message} (set CTXLOOP_RG to a working rg)`, { cause: error });
-  });
+  const code = await exited
+    .catch((error: unknown) => {
+      throw new SearchError('rg_not_found', `could not start ripgrep at ${run.rgPath}: ${(error as Error).message} (set CTXLOOP_RG to a working rg)`, { cause: error });
+    })
+    .finally(() => clearTimeout(timer));
   if (run.signal?.aborted) throw abortError();
+  if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);
   if (code === 0 || code === 1) return;
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const firstLine = lines[0]?.replace(/^rg: /, '') ?? `exit code ${String(code)}`;
+  const killedBy = code === null ? child.signalCode : null;
+  const firstLine = lines[0]?.replace(/^rg: /, '') ?? (killedBy ? `killed by ${killedBy}` : `exit code ${String(code)}`);
   // rg also exits 2 when it finished but could not read some files: the matches it found stand
   if (code === 2 && (exit.finished ?? (lines.length > 0 && lines.every(isFileError)))) {
     run.logger.warn(`ripgrep skipped some files in ${run.root}: ${firstLine}`);
@@ -100,9 +126,15 @@ export interface RgFilter {
   /** Case-sensitive gitignore-style globs. */
   globs: readonly string[];
   maxFileSize: number;
+  /** The root rg runs in: its `.git` decides whether `.git/info/exclude` may be read. */
+  root?: string;
 }
 
-/** Flags every run shares: .gitignore honoured outside a git repository too, nothing from above the root or the user's config. */
+/**
+ * Flags every run shares: .gitignore honoured outside a git repository too, nothing from above
+ * the root or the user's config. `.git/info/exclude` is read only when `.git` is a real
+ * directory: a `.git` link (or a worktree's `gitdir:` file) leads out of the root.
+ */
 export function commonArgs(filter: RgFilter): string[] {
   return [
     '--no-config',
@@ -110,6 +142,7 @@ export function commonArgs(filter: RgFilter): string[] {
     '--no-ignore-parent',
     '--no-ignore-global',
     '--no-ignore-dot',
+    ...(filter.root !== undefined && !hasGitDirectory(filter.root) ? ['--no-ignore-exclude'] : []),
     '--hidden',
     '--glob', '!.git',
     '--max-filesize', String(filter.maxFileSize),
@@ -121,4 +154,13 @@ export function commonArgs(filter: RgFilter): string[] {
 /** rg's path arguments: '' (the root) becomes '.'; `--` keeps a path from reading as a flag. */
 export function pathArgs(paths: readonly string[]): string[] {
   return ['--', ...paths.map((p) => (p === '' ? '.' : p))];
+}
+
+/** True when `root/.git` is a directory itself, not a link or a `gitdir:` file pointing elsewhere. */
+function hasGitDirectory(root: string): boolean {
+  try {
+    return lstatSync(join(root, '.git')).isDirectory();
+  } catch {
+    return true; // no .git: nothing to read, nothing to refuse
+  }
 }

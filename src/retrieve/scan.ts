@@ -34,6 +34,8 @@ export interface ScanRun extends RgFilter {
   lines?: boolean;
   logger: Logger;
   signal?: AbortSignal | undefined;
+  /** Milliseconds one rg process may run. */
+  timeout?: number | undefined;
 }
 
 /**

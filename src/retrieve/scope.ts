@@ -66,3 +66,14 @@ async function lstatOrUndefined(path: string): Promise<Stats | undefined> {
     return undefined;
   }
 }
+
+/** Every directory above a scope entry (root included as ''): where the .gitignore files that apply to it live. */
+export function ancestorDirs(entries: ScopeEntries): string[] {
+  const out = new Set<string>();
+  for (const path of [...entries.dirs, ...entries.files.map((f) => f.path)]) {
+    if (path === '') continue;
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length; i++) out.add(parts.slice(0, i).join('/'));
+  }
+  return [...out];
+}

@@ -37,7 +37,7 @@ describe.runIf(existsSync(BIN))('ctxloop binary', () => {
     const r = await run(['retrieve', '--root', repo.root, '--task', 'verifyEmail accepts addresses without a domain', '--json', '--cache', cache]);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
-    expect(Object.keys(result)).toEqual(expect.arrayContaining(['task', 'root', 'provider', 'files', 'candidates', 'gaps', 'cycles', 'usage', 'tokens']));
+    expect(Object.keys(result)).toEqual(expect.arrayContaining(['task', 'root', 'provider', 'files', 'candidates', 'gaps', 'cycles', 'usage', 'tokens', 'cut']));
     expect(result.provider).toBe('offline');
     expect(result.files[0].path).toBe('src/auth/verify.ts');
     expect(result.files[0].regions[0]).toMatchObject({ start: 1 });

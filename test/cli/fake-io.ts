@@ -60,7 +60,7 @@ export function sampleResult(overrides: Partial<RetrieveResult> = {}): RetrieveR
         reason: 'defines verifyEmail, named by the task',
         regions: [
           { start: 40, end: 52, symbol: 'verifyEmail', content: 'export function verifyEmail(token: string) {\n  return check(token);\n}' },
-          { start: 60, end: 60 },
+          { start: 60, end: 60, content: 'export const TTL = 3600;' },
         ],
       },
       { path: 'src/auth/tokens.py', score: 0.71, reason: 'token expiry', regions: [{ start: 1, end: 9, symbol: 'expiry' }] },

@@ -56,8 +56,7 @@ describe('stdout carries the result and nothing else', () => {
     const io = makeIo();
     await main(['retrieve', '--task', 't'], io, fakeRun());
     expect(io.stdout.text).toContain('## src/auth/verify.ts (score 0.93)');
-    expect(io.stdout.text).toContain('- lines 40–52 (verifyEmail)');
-    expect(io.stdout.text).toContain('```typescript\nexport function verifyEmail(token: string) {');
+    expect(io.stdout.text).toContain('```typescript\n40\texport function verifyEmail(token: string) {\n41\t  return check(token);\n42\t}\n…\n60\texport const TTL = 3600;\n```');
     expect(io.stdout.text).not.toMatch(ANSI);
   });
 

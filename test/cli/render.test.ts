@@ -13,9 +13,9 @@ describe('renderMarkdown', () => {
     expect(md).toContain('provider: offline (fallback: no_api_key)');
   });
 
-  it('lists each file with score, reason and regions; code fenced by language', () => {
-    expect(md).toContain('## src/auth/verify.ts (score 0.93)\n\ndefines verifyEmail, named by the task');
-    expect(md).toContain('- line 60');
+  it('lists each file with score, reason and regions; code numbered, in one fence tagged by language, … between regions', () => {
+    expect(md).toContain('## src/auth/verify.ts (score 0.93)\n\ndefines verifyEmail, named by the task\n\n```typescript\n40\texport function verifyEmail(token: string) {');
+    expect(md).toContain('42\t}\n…\n60\texport const TTL = 3600;\n```');
     expect(md).toContain('## src/auth/tokens.py (score 0.71)');
     expect(md).toContain('- lines 1–9 (expiry)');
     expect(md).not.toContain('```python'); // the Python region has no content
@@ -27,9 +27,19 @@ describe('renderMarkdown', () => {
     expect(md.trimEnd().split('\n').at(-1)).toBe('1 cycle · 1840 tokens');
   });
 
+  it('lists what the budget cut: regions with their lines and symbol, whole files, and their tokens', () => {
+    const cut = [
+      { path: 'src/mail/send.ts', start: 12, end: 40, symbol: 'sendMail', tokens: 321 },
+      { path: 'src/big.ts', tokens: 900 },
+    ];
+    const text = renderMarkdown(sampleResult({ cut }));
+    expect(text).toContain('## Cut for the budget\n\n- src/mail/send.ts lines 12–40 (sendMail): 321 tokens\n- src/big.ts (whole file): 900 tokens');
+    expect(renderMarkdown(sampleResult({ cut: [] }))).not.toContain('Cut for the budget');
+  });
+
   it('uses a longer fence when the code itself holds ```', () => {
     const result = sampleResult({ files: [{ path: 'README.md', score: 0.8, reason: 'r', regions: [{ start: 1, end: 3, content: '```sh\nnpm i\n```' }] }] });
-    expect(renderMarkdown(result)).toContain('````\n```sh\nnpm i\n```\n````');
+    expect(renderMarkdown(result)).toContain('````\n1\t```sh\n2\tnpm i\n3\t```\n````');
   });
 
   it('says when no file reached the threshold, and uses only the first line of a long task', () => {

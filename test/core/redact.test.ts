@@ -1,23 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { redactSecrets } from '../../src/core/redact.js';
+import { REDACTED, redactSecrets } from '../../src/core/redact.js';
+
+const PEM = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB', 'aFDrBz9vFqU4yN0BhN9n3HP8KbjNr6rFgq0y1mV0dG5z8Q6s3mT1kN2L+4t9wN/E', '-----END RSA PRIVATE KEY-----'].join('\n');
 
 describe('redactSecrets', () => {
   it.each([
     ['const API_KEY = "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e";', 'sk-live-4f9a8b7c6d5e4f3a2b1c0d9e'],
     ['key: sk-ant-api03-abcdefghijklmnopqrstu', 'sk-ant-api03-abcdefghijklmnopqrstu'],
+    ['OPENAI = "sk-proj-Abc123Def456Ghi789Jkl012"', 'sk-proj-Abc123Def456Ghi789Jkl012'],
+    ['legacy sk-A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4', 'sk-A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8S9t0U1v2W3x4'],
     ["aws = 'AKIAIOSFODNN7EXAMPLE'", 'AKIAIOSFODNN7EXAMPLE'],
     ['token ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['pat = github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', 'github_pat_11ABCDEFG0123456789'],
+    ['CI_TOKEN: glpat-abcdefghij0123456789', 'glpat-abcdefghij0123456789'],
+    ['//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789', 'npm_abcdefghijklmnopqrstuvwxyz0123456789'],
     ['SLACK=xoxb-123456789012-abcdefghij', 'xoxb-123456789012-abcdefghij'],
+    ['hook = "https://hooks.slack.com/services/T0000AAAA/B0000BBBB/abcdefghijklmnopqrstuvwx"', 'T0000AAAA/B0000BBBB'],
+    ['stripe.api_key = "sk_live_51HxYzABCDEF1234567890"', 'sk_live_51HxYzABCDEF1234567890'],
+    ['endpoint_secret = "whsec_abcdefghijklmnopqrstuvwxyz012345"', 'whsec_abcdefghijklmnopqrstuvwxyz012345'],
+    ['maps = "AIzaSyA1234567890abcdefghijklmnopqrstuv"', 'AIzaSyA1234567890abcdefghijklmnopqrstuv'],
+    ['"client_secret": "GOCSPX-abcdefghijklmnopqrstuvwx"', 'GOCSPX-abcdefghijklmnopqrstuvwx'],
+    ['access = ya29.a0AfH6SMBx1234567890abcdefghij', 'ya29.a0AfH6SMBx1234567890abcdefghij'],
+    ['AZURE_CLIENT_SECRET=abc8Q~abcdefghijklmnopqrstuvwxyz0123456', 'abc8Q~abcdefghijklmnopqrstuvwxyz0123456'],
+    ['"DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=AbC+dEf/123==;EndpointSuffix=core.windows.net"', 'AbC+dEf/123=='],
+    ['https://acct.blob.core.windows.net/c?sv=2020-08-04&sig=AbCdEf%2Bg123xyz&se=2030', 'AbCdEf%2Bg123xyz'],
+    ['SENDGRID = "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"', 'SG.abcdefghijklmnopqrstuv'],
     ['Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'eyJhbGciOiJIUzI1NiJ9'],
+    ['headers["Authorization"] = "Bearer abc123def456ghi789jkl"', 'abc123def456ghi789jkl'],
     ['url = "postgres://app:hunter2-db-password@db:5432/app"', 'hunter2-db-password'],
+    ['REDIS_URL=redis://:s3cretpass@cache:6379/0', 's3cretpass'],
+    ['jdbc:mysql://db/app?user=root&password=toor123', 'toor123'],
+    ['"Server=tcp:db;Database=app;User Id=sa;Password=Pa55w0rd;"', 'Pa55w0rd'],
+    ['<connection><password>Tr0ub4dor</password></connection>', 'Tr0ub4dor'],
     ['password = "correct horse battery"', 'correct horse battery'],
     ['DB_PASSWORD=s3cr3tValue99', 's3cr3tValue99'],
     ['"client_secret": "abcd1234efgh5678"', 'abcd1234efgh5678'],
-    ['-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA'],
+    ['conn = connect(host, password="hunter2")', 'hunter2'],
+    ['dbPass := "pa55word"; password := "hunter2"', 'hunter2'],
+    ['BOT_TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"', 'AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw'],
+    [PEM, 'MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn'],
+    ['"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"', 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC'],
   ])('masks %s', (text, secret) => {
     const out = redactSecrets(text);
     expect(out).not.toContain(secret);
-    expect(out).toContain('[REDACTED]');
+    expect(out).toContain(REDACTED);
+  });
+
+  it.each([
+    ['config/database.yml', 'password: hunter2', 'hunter2'],
+    ['app.properties', 'db.password=s3cret!', 's3cret!'],
+    ['settings.ini', 'api_key = abcdefgh', 'abcdefgh'],
+    ['deploy.sh', 'export db_password=letmein', 'letmein'],
+    ['docker-compose.yaml', '      POSTGRES_PASSWORD: example', 'example'],
+  ])('masks any bare value after a secret-named key in a data file or script (%s)', (path, text, secret) => {
+    expect(redactSecrets(text, { path })).not.toContain(secret);
+    // in code the same bare word would be a variable, and stays
+    expect(redactSecrets(text, { path: 'src/app.py' })).toContain(secret);
+  });
+
+  it('keeps a key block line for line, so line numbers stay true', () => {
+    const text = `before\n${PEM}\nafter`;
+    const out = redactSecrets(text);
+    expect(out.split('\n')).toHaveLength(text.split('\n').length);
+    expect(out.split('\n')[0]).toBe('before');
+    expect(out.split('\n').at(-1)).toBe('after');
+  });
+
+  it('masks the body of a key block whose BEGIN line is elsewhere', () => {
+    const body = PEM.split('\n').slice(1, 3).join('\n');
+    expect(redactSecrets(body)).toBe(`${REDACTED}\n${REDACTED}`);
   });
 
   it.each([
@@ -26,7 +79,50 @@ describe('redactSecrets', () => {
     'function verifyEmail(address: string): boolean {',
     'const apiKey = process.env.OPENAI_API_KEY;',
     'https://example.com/docs/page',
-  ])('keeps code that only names a secret: %s', (text) => {
+    'apiKey: anthropicKey!,',
+    "const key = provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';",
+    "export const GRANT_TYPE_REFRESH_TOKEN = 'refresh_token';",
+    'app, token := apps[0], tokens[0]',
+    'importToken := nestedApi.Import[0].Import',
+    'search_token = "async"',
+    'maxTokens: 4096,',
+    'const tokenizer = "o200k_base";',
+    'password_field = "password"',
+    'self.password = password_hash',
+    'password: ${{ secrets.PYPI_TOKEN }}',
+    'connect(password=password, user=user)',
+    'token = tokenize(text)',
+    'pwd = os.getcwd()',
+    '"registry-auth-token": "^4.0.0",',
+    'struct sk_buff *skb = sk_buff_alloc_node(len);',
+    'const SECRET_PREFIXES = /^(?:\\.env\\.|id_rsa)/;',
+    'git checkout a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
+    'id = "550e8400-e29b-41d4-a716-446655440000"',
+    'const spinner = "sk-spinner-container-large";',
+    "fetch(url, { credentials: 'include' })",
+  ])('keeps ordinary code: %s', (text) => {
     expect(redactSecrets(text)).toBe(text);
   });
+
+  it('leaves real source files as they are: this project and the two provider SDKs', () => {
+    const root = resolve(__dirname, '../..');
+    const files = [...listTs(join(root, 'src')).filter((f) => !f.endsWith('core/redact.ts')), join(root, 'node_modules/openai/src/client.ts'), join(root, 'node_modules/@anthropic-ai/sdk/src/client.ts')];
+    expect(files.length).toBeGreaterThan(100);
+    const changed: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const out = redactSecrets(text, { path: relative(root, file) });
+      if (out !== text) changed.push(relative(root, file));
+    }
+    expect(changed).toEqual([]);
+  });
+
+  it('stays linear on a megabyte-long line of dotted names and URL-like runs', () => {
+    const line = 'a.'.repeat(300_000) + 'b://'.repeat(50_000) + 'x='.repeat(100_000);
+    expect(redactSecrets(line)).toHaveLength(line.length);
+  });
 });
+
+function listTs(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listTs(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}

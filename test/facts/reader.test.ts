@@ -51,7 +51,8 @@ describe('createFactsReader', () => {
     expect([...first.keys()]).toEqual(['src/a.ts', 'src/b.py']);
     const a = first.get('src/a.ts')!;
     expect(a.hash).toBe(createHash('sha1').update('export function a() {\r\n  return 1;\r\n}\r\n').digest('hex'));
-    expect(a.defs).toEqual([{ name: 'a', kind: 'function', start: 1, end: 3 }]);
+    expect(a.defs).toEqual([{ name: 'a', kind: 'function', start: 1, end: 3, qualified: 'a' }]);
+    expect(a.parser).toBe('tree-sitter');
     expect(cache).toMatchObject({ hits: 0, misses: 2, sets: 2 });
     const second = await reader.read(r.root, ['src/a.ts', 'src/b.py']);
     expect(cache).toMatchObject({ hits: 2, misses: 2, sets: 2 });

@@ -36,7 +36,7 @@ describe('extractFacts on weird input', () => {
     const minified = `function a(){${'x();'.repeat(200_000)}`;
     const facts = extractFacts('bundle.js', minified);
     expect(facts.lines).toBe(1);
-    expect(facts.defs).toEqual([{ name: 'a', kind: 'function', start: 1, end: 1 }]);
+    expect(facts.defs).toEqual([{ name: 'a', kind: 'function', start: 1, end: 1, qualified: 'a' }]);
     const unbalanced = 'function open() {\n  if (x) {\n\nfunction later() {}\n';
     expect(extractFacts('u.ts', unbalanced).defs[0]).toMatchObject({ name: 'open', start: 1, end: 4 });
   });
@@ -68,6 +68,6 @@ describe('extractFacts on weird input', () => {
     const facts = extractFacts('big.ts', text);
     expect(facts.lines).toBe(5000);
     expect(facts.defs).toHaveLength(1500);
-    expect(facts.defs.at(-1)).toEqual({ name: 'helper', kind: 'function', start: 4997, end: 4999 });
+    expect(facts.defs.at(-1)).toEqual({ name: 'helper', kind: 'function', start: 4997, end: 4999, qualified: 'helper' });
   });
 });

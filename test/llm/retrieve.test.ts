@@ -151,4 +151,26 @@ describe('retrieve with a model', () => {
       await stub2.close();
     }
   });
+
+  it('sends a focus area the refiner names to a retrieval subagent', async () => {
+    // The refiner points at src/lib; a subagent explores it and reports the SMTP transport,
+    // which the plain search did not rank (the task never names it).
+    const judge = autoReply((path) => (path === 'src/auth/verify.ts' ? 0.9 : path === 'src/lib/smtp.ts' ? 0.85 : 0.1));
+    const stub2 = await startStubLlm((request) => {
+      if (request.schemaName === 'report_query' && request.prompt.includes('<scores>')) return { json: { keywords: [], patterns: [], excludes: [], focusAreas: ['src/lib/', 'no/such/dir'] } };
+      if (request.schemaName === 'next_step') {
+        return request.prompt.includes('src/lib/smtp.ts') ? { json: { actions: [], found: ['src/lib/smtp.ts'], done: true } } : { json: { actions: [{ tool: 'glob', arg: 'src/lib/**' }], found: [], done: false } };
+      }
+      return judge(request);
+    });
+    try {
+      const result = await retrieve('verifyEmail token check is wrong', { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL } });
+      const goals = stub2.requests.filter((r) => r.schemaName === 'next_step').map((r) => r.prompt);
+      expect(goals.some((p) => p.includes('which files under src/lib/ does the task need?'))).toBe(true);
+      expect(goals.some((p) => p.includes('no/such/dir'))).toBe(false);
+      expect(result.cycles.some((c) => c.scouted?.includes('src/lib/smtp.ts'))).toBe(true);
+    } finally {
+      await stub2.close();
+    }
+  });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FileFacts, Score } from '../../src/core/types.js';
 import { extractFacts } from '../../src/facts/extract.js';
-import { packFiles, regionText, renderFileHeader, type PackInput } from '../../src/pack/pack.js';
+import { GAP_LINE, renderFileHeading, renderNumberedLines } from '../../src/core/pack-text.js';
+import { packFiles, regionText, renderPackText, type PackInput } from '../../src/pack/pack.js';
 import { createTokenizer } from '../../src/pack/tokens.js';
 
 const tokenizer = createTokenizer();
@@ -37,27 +38,41 @@ function pack(budget: number, overrides: Partial<PackInput> = {}) {
   return packFiles({ scores: SCORES, facts: FACTS, texts: TEXTS, threshold: 0.7, budget, tokenizer, withContent: true, ...overrides });
 }
 
-/** What a reader of the pack gets: each file's header and each region's text, counted again. */
+/** What a reader of the pack gets, rendered from the result and counted again with the real tokenizer. */
 function recount(result: ReturnType<typeof packFiles>): number {
-  let total = 0;
   for (const file of result.files) {
-    total += tokenizer.count(renderFileHeader(file));
     const lines = TEXTS.get(file.path)!.split('\n');
-    for (const region of file.regions) {
-      expect(region.content).toBe(regionText(lines, region));
-      total += tokenizer.count(region.content!);
-    }
+    for (const region of file.regions) expect(region.content).toBe(regionText(lines, region));
   }
-  return total;
+  return tokenizer.count(renderPackText(result.files));
 }
 
 describe('packFiles', () => {
-  it('never exceeds the budget, recounted from the packed content, over many budgets', () => {
+  it('never exceeds the budget, recounted from the rendered pack, over many budgets', () => {
     for (let budget = 0; budget <= 5000; budget += budget < 400 ? 10 : 97) {
       const result = pack(budget);
       const counted = recount(result);
       expect(counted).toBe(result.tokens);
       expect(result.tokens).toBeLessThanOrEqual(budget);
+    }
+  });
+
+  it('lists every region and file it leaves out, with what it would have cost', () => {
+    const whole = pack(100_000);
+    const wanted = whole.files.flatMap((f) => f.regions.map((r) => `${f.path}:${r.start}-${r.end}`));
+    const result = pack(Math.floor(whole.tokens / 2));
+    const kept = new Set(result.files.flatMap((f) => f.regions.map((r) => `${f.path}:${r.start}-${r.end}`)));
+    for (const key of wanted) {
+      if (kept.has(key)) continue;
+      const [path, range] = key.split(':') as [string, string];
+      const [start, end] = range.split('-').map(Number) as [number, number];
+      // Cut as a region (whole or the lines a shrunk window left out), or with its whole file.
+      const listed = result.cut.some((c) => c.path === path && (c.start === undefined || (c.start <= end && c.end! >= start)));
+      expect(listed, key).toBe(true);
+    }
+    for (const item of result.cut.filter((c) => c.start !== undefined)) {
+      const region = { start: item.start!, end: item.end!, content: regionText(TEXTS.get(item.path)!.split('\n'), { start: item.start!, end: item.end! }) };
+      expect(item.tokens).toBe(tokenizer.count(`${renderNumberedLines(region)}\n${GAP_LINE}\n`));
     }
   });
 
@@ -80,28 +95,33 @@ describe('packFiles', () => {
   it('uses definitions around the evidence, and the header when there is none', () => {
     const result = pack(100_000);
     expect(result.files[0]!.regions.map(({ start, end, symbol }) => ({ start, end, symbol }))).toEqual([
-      { start: 3, end: 7, symbol: 'verifyStep0' },
-      { start: 9, end: 13, symbol: 'verifyStep1' },
+      // One blank line apart: shown as one region rather than two and a gap mark.
+      { start: 3, end: 13, symbol: 'verifyStep0, verifyStep1' },
     ]);
     expect(result.files[1]!.regions.map(({ start, end }) => ({ start, end }))).toEqual([{ start: 1, end: 30 }]);
   });
 
-  it('shrinks a region that does not fit to a window around its evidence', () => {
-    const header = tokenizer.count(renderFileHeader({ path: 'src/auth/verify.ts', score: 0.93, reason: 'defines verifyEmail' }));
-    const one: Score = { path: 'src/auth/verify.ts', relevance: 0.9, reason: 'defines verifyEmail', missing: [], evidence: [5] };
-    const full = tokenizer.count(regionText(TEXTS.get('src/auth/verify.ts')!.split('\n'), { start: 3, end: 7 }));
-    const result = pack(header + full - 1, { scores: [{ ...one, relevance: 0.93 }] });
+  it('shrinks a region that does not fit to a window around its evidence, and lists the lines left out', () => {
+    const file = { path: 'src/auth/verify.ts', score: 0.93, reason: 'defines verifyEmail', regions: [] };
+    const one: Score = { path: 'src/auth/verify.ts', relevance: 0.93, reason: 'defines verifyEmail', missing: [], evidence: [5] };
+    const whole = { start: 3, end: 7, symbol: 'verifyStep0', content: regionText(TEXTS.get('src/auth/verify.ts')!.split('\n'), { start: 3, end: 7 }) };
+    const full = tokenizer.count(renderPackText([{ ...file, regions: [whole] }]));
+    expect(full).toBeGreaterThan(tokenizer.count(renderFileHeading(file)));
+    const result = pack(full - 1, { scores: [one] });
     const region = result.files[0]!.regions[0]!;
     expect(region.symbol).toBe('verifyStep0');
     expect(region.end - region.start).toBeLessThan(4);
     expect(region.start <= 5 && region.end >= 5).toBe(true);
+    expect(result.tokens).toBeLessThanOrEqual(full - 1);
+    const left = result.cut.map((c) => [c.start, c.end]);
+    expect(left).toEqual([...(region.start > 3 ? [[3, region.start - 1]] : []), ...(region.end < 7 ? [[region.end + 1, 7]] : [])]);
   });
 
   it('cuts a file whole when none of its regions fits, and omits content unless asked', () => {
     const tiny = pack(3);
     expect(tiny.files).toEqual([]);
     expect(tiny.tokens).toBe(0);
-    expect(tiny.cut.filter((c) => c.region === undefined).map((c) => c.path)).toEqual(['src/auth/verify.ts', 'src/auth/session.ts', 'src/mail/send.ts']);
+    expect(tiny.cut.filter((c) => c.start === undefined).map((c) => c.path)).toEqual(['src/auth/verify.ts', 'src/auth/session.ts', 'src/mail/send.ts']);
     const bare = pack(100_000, { withContent: false });
     expect(bare.files.flatMap((f) => f.regions).some((r) => 'content' in r)).toBe(false);
     expect(bare.tokens).toBe(pack(100_000).tokens);

@@ -5,7 +5,7 @@ const MB = 1_000_000;
 
 describe('skipReason', () => {
   it('keeps ordinary source, docs and build output', () => {
-    for (const path of ['src/auth/verify.ts', 'README.md', 'dist/index.js', 'build/lib/x.py', 'lib/secrets.py', 'src/credentials.ts', '.gitignore', 'docs/environment.md']) {
+    for (const path of ['src/auth/verify.ts', 'README.md', 'dist/index.js', 'build/lib/x.py', 'lib/secrets.py', 'src/credentials.ts', '.gitignore', 'docs/environment.md', 'docker/config.json', 'src/keyboard.ts', 'src/tokens.py', 'infra/main.tf', 'src/gcloud/client.go']) {
       expect(skipReason(path, 100, MB), path).toBeUndefined();
     }
   });
@@ -40,6 +40,27 @@ describe('skipReason', () => {
     ['secrets.yaml', 'secret'],
     ['gcp/service-account-prod.json', 'secret'],
     ['.npmrc', 'secret'],
+    ['.envrc', 'secret'],
+    ['.git-credentials', 'secret'],
+    ['db/.pgpass', 'secret'],
+    ['.my.cnf', 'secret'],
+    ['web/.htpasswd', 'secret'],
+    ['.docker/config.json', 'secret'],
+    ['.kube/config', 'secret'],
+    ['home/.gnupg/pubring.kbx', 'secret'],
+    ['home/.config/gcloud/application_default_credentials.json', 'secret'],
+    ['.azure/accessTokens.json', 'secret'],
+    ['infra/terraform.tfstate', 'secret'],
+    ['infra/terraform.tfstate.backup', 'secret'],
+    ['infra/prod.tfvars', 'secret'],
+    ['ios/AuthKey_ABC123.p8', 'secret'],
+    ['keys/server.ppk', 'secret'],
+    ['android/release.jks', 'secret'],
+    ['deploy/id_ecdsa', 'secret'],
+    ['client_secret_1234.apps.googleusercontent.com.json', 'secret'],
+    ['firebase/app-firebase-adminsdk-x1y2z.json', 'secret'],
+    ['.vault-token', 'secret'],
+    ['vpn/office.ovpn', 'secret'],
     ['img/logo.PNG', 'binary'],
     ['fonts/a.woff2', 'binary'],
     ['bin/app.exe', 'binary'],

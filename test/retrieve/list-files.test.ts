@@ -87,6 +87,15 @@ describe('listFiles', () => {
     expect(await searcher.listFiles(scopeOf(r.root, { scope: ['src/legacy', './lib/d.ts'] }))).toEqual(['lib/d.ts', 'src/legacy/c.ts']);
   });
 
+  it('reads globs with a slash against the whole path, and globs without one against any name', async () => {
+    const r = repo({ 'src/a.ts': 'a', 'src/b.js': 'b', 'src/legacy/c.ts': 'c', 'lib/d.ts': 'd' });
+    const list = (extra: Partial<SearchScope>) => createSearcher().listFiles(scopeOf(r.root, extra));
+    expect(await list({ include: ['src/**'] })).toEqual(['src/a.ts', 'src/b.js', 'src/legacy/c.ts']);
+    expect(await list({ include: ['src/*.ts', '*.js'] })).toEqual(['src/a.ts', 'src/b.js']);
+    expect(await list({ exclude: ['src/legacy/**'] })).toEqual(['lib/d.ts', 'src/a.ts', 'src/b.js']);
+    expect(await list({ exclude: ['src/*'] })).toEqual(['lib/d.ts']);
+  });
+
   it('applies the root .gitignore to a scoped walk', async () => {
     const r = repo({ '.gitignore': 'gen/\n', 'src/gen/x.ts': 'x', 'src/y.ts': 'y' });
     expect(await createSearcher().listFiles(scopeOf(r.root, { scope: ['src'] }))).toEqual(['src/y.ts']);

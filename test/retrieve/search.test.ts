@@ -148,6 +148,16 @@ describe('search', () => {
     expect(await run({ include: ['*.ts'] })).toEqual(['lib/d.ts', 'src/a.ts', 'src/legacy/c.ts']);
     expect(await run({ scope: ['src/legacy', 'lib/d.ts'] })).toEqual(['lib/d.ts', 'src/legacy/c.ts']);
     expect(await run({}, ['src/legacy', 'lib/d.ts'])).toEqual(['src/a.ts', 'src/b.js']);
+    expect(await run({ include: ['src/**/*.ts'] })).toEqual(['src/a.ts', 'src/legacy/c.ts']);
+    expect(await run({}, ['src/legacy/**', 'lib/*'])).toEqual(['src/a.ts', 'src/b.js']);
+  });
+
+  it('finds files by path globs with slashes as well as by names', async () => {
+    const r = repo({ 'src/lib/smtp.ts': 'x\n', 'src/mail/send.ts': 'y\n', 'docs/a.md': 'z\n' });
+    const found = async (patterns: string[]) => paths((await createSearcher().search(request(r.root, { patterns }))).candidates);
+    expect(await found(['src/lib/**'])).toEqual(['src/lib/smtp.ts']);
+    expect(await found(['**/mail*/**'])).toEqual(['src/mail/send.ts']);
+    expect(await found(['*.md'])).toEqual(['docs/a.md']);
   });
 
   it('applies the root .gitignore inside a scope, though rg starts below it', async () => {

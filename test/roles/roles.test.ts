@@ -47,7 +47,8 @@ describe('bundled roles', () => {
   it('ship a Claude Code subagent that runs ctxloop before work', async () => {
     const scout = (await loadAgents()).get('context-scout');
     expect(scout?.description).toMatch(/use proactively before starting any coding task/i);
-    expect(scout?.tools).toEqual(['Bash', 'Read', 'Grep', 'Glob']);
+    expect(scout?.tools).toEqual(['Bash', 'Read', 'Grep', 'Glob', 'mcp__ctxloop__retrieve_context', 'mcp__ctxloop__locate_bug']);
+    expect(scout?.body).toContain('`retrieve_context`');
     expect(scout?.body).toContain('npx ctxloop retrieve');
     expect(scout?.body).toContain('--format md');
   });

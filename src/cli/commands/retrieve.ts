@@ -55,7 +55,9 @@ export async function runRetrieveCommand(argv: string[], io: Io, run: RunRetriev
 function optionsOf(args: RetrieveArgs, reporter: Reporter, signal: AbortSignal | undefined): RetrieveOptions {
   const options: RetrieveOptions = {
     ...args.settings,
-    root: args.root,
+    // The Markdown pack is for reading: it carries the code it counted.
+    ...(args.format === 'md' ? { withContent: true } : {}),
+    ...(args.roots ? { roots: args.roots } : { root: args.root }),
     logger: reporter.logger,
     onProgress: reporter.onProgress,
   };

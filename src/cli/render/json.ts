@@ -2,7 +2,7 @@ import type { RetrieveResult } from '../../core/types.js';
 
 // The contract's top-level fields, in the order DESIGN.md shows them. Anything else a future
 // orchestrator attaches stays internal until it is added here on purpose.
-const CONTRACT_KEYS = ['task', 'root', 'provider', 'files', 'candidates', 'gaps', 'cycles', 'usage', 'tokens', 'fallback'] as const;
+const CONTRACT_KEYS = ['task', 'root', 'provider', 'files', 'candidates', 'gaps', 'cycles', 'usage', 'tokens', 'cut', 'fallback', 'roots', 'egress'] as const;
 
 /** The result contract of DESIGN.md, exactly: what `--json` prints. */
 export function renderJson(result: RetrieveResult): string {

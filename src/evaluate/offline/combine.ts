@@ -18,14 +18,18 @@ export const ANCHOR = {
   copy: 0.1,
 } as const;
 
-/** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt). */
-export function combineFeatures(f: Features, symbolWeight: (symbol: string) => number): number {
-  const definitions = f.defines
+/** The weighted strength of the definitions a file holds of the symbols sought (best three, harmonic). */
+export function definitionStrength(f: Features, symbolWeight: (symbol: string) => number): number {
+  return f.defines
     .map(symbolWeight)
     .sort((a, b) => b - a)
     .slice(0, 3)
     .reduce((sum, w, i) => sum + w / (i + 1), 0);
-  const evidence = f.lexical + ANCHOR.definition * definitions + ANCHOR.literal * Math.min(f.literal, 2);
+}
+
+/** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt). */
+export function combineFeatures(f: Features, symbolWeight: (symbol: string) => number): number {
+  const evidence = f.lexical + ANCHOR.definition * definitionStrength(f, symbolWeight) + ANCHOR.literal * Math.min(f.literal, 2);
   return evidence * KIND_FACTOR[f.kind] + ANCHOR.mention * f.mention;
 }
 

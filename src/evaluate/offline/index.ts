@@ -2,7 +2,7 @@ import type { EvalInput, EvalOutput, Evaluator } from '../../core/deps.js';
 import { packageSiblings, resolveImport } from '../../core/imports.js';
 import { wholeTerm } from '../../core/text.js';
 import type { Candidate, Score } from '../../core/types.js';
-import { ANCHOR, calibrate, combineFeatures } from './combine.js';
+import { ANCHOR, calibrate, combineFeatures, definitionStrength } from './combine.js';
 import { computeFeatures, idfOf, type Features } from './features.js';
 import { findCopies } from './copies.js';
 import { findMissing } from './gaps.js';
@@ -53,6 +53,12 @@ export interface RawScores {
   features: Features[];
   /** Evidence in the units of `ANCHOR`, before calibration; the ranking follows it. */
   raws: number[];
+  /** Per candidate: the weighted definition strength (see `definitionStrength`). */
+  definitions: number[];
+  /** Per candidate: the share of a strong file's score it gained as that file's neighbour. */
+  neighbours: number[];
+  /** Candidates that copy another candidate (their raw score is cut to `ANCHOR.copy`). */
+  copies: Set<number>;
 }
 
 /** Features and uncalibrated scores of every candidate (calibration scripts read these too). */
@@ -71,13 +77,15 @@ export function rawScores(input: EvalInput): RawScores {
     return weight * Math.min(1, idfOf(term, stats) / 5);
   };
   const raws = features.map((f) => combineFeatures(f, symbolWeight));
-  for (const i of findCopies(candidates, plan.keywords)) raws[i]! *= ANCHOR.copy;
-  addNeighbourBonus(candidates, raws, input);
-  return { features, raws };
+  const definitions = features.map((f) => definitionStrength(f, symbolWeight));
+  const copies = new Set(findCopies(candidates, plan.keywords));
+  for (const i of copies) raws[i]! *= ANCHOR.copy;
+  const neighbours = addNeighbourBonus(candidates, raws, input);
+  return { features, raws, definitions, neighbours, copies };
 }
 
 /** Files imported by the strongest files, and the other files of their package, gain a small share of their score. */
-function addNeighbourBonus(candidates: Candidate[], raws: number[], input: EvalInput): void {
+function addNeighbourBonus(candidates: Candidate[], raws: number[], input: EvalInput): number[] {
   const index = new Map(candidates.map((c, i) => [c.path, i]));
   const bonus = new Array<number>(raws.length).fill(0);
   for (const i of rankOrder(candidates, raws).slice(0, STRONG_FILES)) {
@@ -91,6 +99,7 @@ function addNeighbourBonus(candidates: Candidate[], raws: number[], input: EvalI
     }
   }
   bonus.forEach((b, j) => (raws[j]! += b));
+  return bonus;
 }
 
 /** Candidate indexes best first; ties by path so the same input always gives the same order. */

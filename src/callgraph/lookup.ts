@@ -1,0 +1,113 @@
+/**
+ * Where names are defined and called, through the searcher (one content search for a batch of
+ * names) and parsed facts (which definition encloses a call, which names a body calls). Results
+ * are remembered for the lookup's lifetime, so a walk never searches a name twice.
+ */
+import type { FactsReader, SearchScope, Searcher } from '../core/deps.js';
+import { isDefinitionLine } from '../core/definitions.js';
+import { fileKindOf, type FileKind } from '../core/files.js';
+import { KEYWORDS } from '../core/text.js';
+import type { FileFacts, Query } from '../core/types.js';
+import { enclosingDefinition, findCallsIn, isCallable, isCallOf, siteOf, type CallSite, type DefSite } from './sites.js';
+
+const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
+
+export interface SymbolLookupOptions {
+  scope: SearchScope;
+  searcher: Searcher;
+  facts: FactsReader;
+  signal?: AbortSignal;
+  /**
+   * Files one name search keeps (the searcher's `maxCandidates`).
+   * @default 400
+   */
+  maxFiles?: number;
+}
+
+export interface NameSites {
+  defs: DefSite[];
+  calls: CallSite[];
+}
+
+export interface SymbolLookup {
+  /** Definitions and call sites of each name (one search for all names not looked up before). */
+  lookup(names: readonly string[]): Promise<Map<string, NameSites>>;
+  /** Names a definition's body calls, with the first line calling each. */
+  calleesOf(site: DefSite): Promise<Array<{ name: string; line: number }>>;
+  /** The file's facts, when it can be read. */
+  factsOf(file: string): Promise<FileFacts | undefined>;
+}
+
+export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
+  const { scope, searcher, facts, signal } = options;
+  const known = new Map<string, NameSites>();
+  const factsCache = new Map<string, FileFacts | undefined>();
+  const lineCache = new Map<string, string[] | undefined>();
+
+  const readFacts = async (files: string[]): Promise<void> => {
+    const wanted = files.filter((f) => !factsCache.has(f));
+    if (wanted.length === 0) return;
+    const read = await facts.read(scope.root, wanted, signal);
+    for (const file of wanted) factsCache.set(file, read.get(file));
+  };
+  const linesOf = async (file: string): Promise<string[] | undefined> => {
+    if (!lineCache.has(file)) lineCache.set(file, (await facts.readText(scope.root, file))?.split('\n'));
+    return lineCache.get(file);
+  };
+
+  return {
+    async lookup(names) {
+      const fresh = [...new Set(names)].filter((n) => !known.has(n));
+      if (fresh.length > 0) {
+        for (const name of fresh) known.set(name, { defs: [], calls: [] });
+        const found = await searcher.search({ ...scope, query: symbolQuery(fresh), maxCandidates: options.maxFiles ?? 400 }, signal);
+        // Prose and data name functions too (`step_two(y)` in a README): only code calls or defines
+        // them. Files whose lines only mention a name (imports, comments) are not parsed at all.
+        const files = found.candidates.filter((c) => !PROSE_KINDS.has(fileKindOf(c.path)) && c.hits.some((h) => h.terms.some((t) => fresh.includes(t) && (isCallOf(h.text, t) || isDefinitionLine(h.text, t)))));
+        await readFacts(files.map((c) => c.path));
+        for (const candidate of files) {
+          const fileFacts = factsCache.get(candidate.path);
+          if (!fileFacts || fileFacts.language === 'text') continue;
+          for (const def of fileFacts.defs) if (candidate.symbols.includes(def.name) && isCallable(def)) known.get(def.name)!.defs.push(siteOf(candidate.path, def));
+          for (const hit of candidate.hits) {
+            for (const name of candidate.symbols) {
+              if (!hit.terms.includes(name) || !isCallOf(hit.text, name)) continue;
+              const caller = enclosingDefinition(candidate.path, fileFacts.defs, hit.line, fileFacts.lines);
+              // A definition's own first line is not a call to it.
+              if (caller.symbol === name && caller.start === hit.line) continue;
+              known.get(name)!.calls.push({ file: candidate.path, line: hit.line, caller });
+            }
+          }
+        }
+      }
+      return new Map(names.map((n) => [n, known.get(n)!]));
+    },
+
+    async calleesOf(site) {
+      if (site.kind === 'module') return [];
+      await readFacts([site.file]);
+      const fileFacts = factsCache.get(site.file);
+      const lines = await linesOf(site.file);
+      if (!fileFacts || !lines) return [];
+      // The parser's call list has seen through comments and strings; without one, any name
+      // before `(` that is not a keyword.
+      const names = fileFacts.calls.length > 0 ? new Set(fileFacts.calls) : namesBeforeParen(lines.slice(site.start - 1, site.end));
+      return findCallsIn(site, lines, names, fileFacts.defs);
+    },
+
+    async factsOf(file) {
+      await readFacts([file]);
+      return factsCache.get(file);
+    },
+  };
+}
+
+function symbolQuery(symbols: string[]): Query {
+  return { keywords: [], weights: {}, literals: [], symbols, paths: [], patterns: [], excludes: [], focusAreas: [] };
+}
+
+function namesBeforeParen(lines: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const line of lines) for (const m of line.matchAll(/([A-Za-z_$][\w$]*)\s*\(/g)) if (!KEYWORDS.has(m[1]!)) names.add(m[1]!);
+  return names;
+}

@@ -1,0 +1,25 @@
+import type { TraceNode, TraceResult } from '../../core/types.js';
+
+/** `trace --json`: the result as it is. */
+export function renderTraceJson(result: TraceResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+/**
+ * The call trees as indented text, one definition a line:
+ * `parse_line  app/parse.py:1`, then `called by main  app/cli.py:3 (line 4)` below it.
+ */
+export function renderTraceText(result: TraceResult): string {
+  if (result.definitions.length === 0) return `no definition of ${result.symbol} found\n`;
+  const lines: string[] = [];
+  const walk = (node: TraceNode, indent: string, label: string): void => {
+    const call = node.callLine === undefined ? '' : ` (line ${node.callLine})`;
+    const cycle = node.cycle_detected ? '  [cycle: already on this chain]' : '';
+    lines.push(`${indent}${label}${node.symbol}  ${node.file}:${node.line}${call}${cycle}`);
+    for (const child of node.callers ?? []) walk(child, `${indent}  `, 'called by ');
+    for (const child of node.callees ?? []) walk(child, `${indent}  `, 'calls ');
+  };
+  for (const root of result.definitions) walk(root, '', '');
+  if (result.truncated) lines.push('(cut short: more callers or callees than shown; narrow with --direction or --depth)');
+  return `${lines.join('\n')}\n`;
+}

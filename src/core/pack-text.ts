@@ -1,0 +1,70 @@
+/**
+ * The text of a context pack, file by file: what `--format md` prints for each packed file and
+ * what the packer counts against the budget. One renderer for both, so the count is the output.
+ */
+import { languageOf } from './files.js';
+import type { FileResult, Region } from './types.js';
+
+// Fence tags where our language id is not the one Markdown highlighters know.
+const FENCE_TAGS: Record<string, string> = { docker: 'dockerfile', make: 'makefile', proto: 'protobuf', text: '' };
+
+/** Blocks of a pack are separated by one blank line. */
+export const PACK_SEPARATOR = '\n\n';
+
+/** The language tag of a file's fences (`typescript`, `python`, … or empty). */
+export function fenceTagOf(path: string): string {
+  const language = languageOf(path);
+  return FENCE_TAGS[language] ?? language;
+}
+
+/** `## path (score 0.93)` and the reason: what precedes a file's regions. */
+export function renderFileHeading(file: Pick<FileResult, 'path' | 'score' | 'reason'>): string {
+  const title = `## ${file.path} (score ${file.score.toFixed(2)})`;
+  return file.reason ? `${title}${PACK_SEPARATOR}${file.reason}` : title;
+}
+
+/** `lines 40–88 (verifyEmail)`, `line 7`. */
+export function describeRegion(region: Pick<Region, 'start' | 'end' | 'symbol'>): string {
+  const lines = region.start === region.end ? `line ${region.start}` : `lines ${region.start}–${region.end}`;
+  return region.symbol ? `${lines} (${region.symbol})` : lines;
+}
+
+/**
+ * A region's lines, each prefixed with its number and a tab, as `cat -n` writes them (unpadded):
+ * `40\tconst x = 1;`. The tab merges with the line's indentation into one token, so numbering
+ * costs about a token a line (`40| ` costs two). Blank lines stay blank: the next number says
+ * where they were.
+ */
+export function renderNumberedLines(region: Pick<Region, 'start' | 'content'>): string {
+  const lines = (region.content ?? '').replace(/\n$/, '').split('\n');
+  return lines.map((line, k) => (line.trim() === '' ? '' : `${region.start + k}\t${line}`.trimEnd())).join('\n');
+}
+
+/** Marks lines left out between two regions of one fence. */
+export const GAP_LINE = '…';
+
+/** A fence longer than any backtick run inside, so code holding ``` cannot close it early. */
+export function fenceFor(contents: readonly string[]): string {
+  const longest = Math.max(0, ...contents.flatMap((c) => c.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * A packed file as the pack shows it: heading, then its regions' lines, numbered, in one fence
+ * tagged with the language, `…` where lines are skipped between regions. Regions without
+ * content (a result asked for without it) are listed by their lines instead.
+ */
+export function renderPackedFile(file: FileResult): string {
+  const heading = renderFileHeading(file);
+  if (file.regions.length === 0) return heading;
+  if (file.regions.some((r) => r.content === undefined)) return [heading, ...file.regions.map((r) => `- ${describeRegion(r)}`)].join(PACK_SEPARATOR);
+  const body: string[] = [];
+  let last = 0;
+  for (const region of file.regions) {
+    if (last > 0 && region.start > last + 1) body.push(GAP_LINE);
+    body.push(renderNumberedLines(region));
+    last = region.end;
+  }
+  const bar = fenceFor(file.regions.map((r) => r.content!));
+  return `${heading}${PACK_SEPARATOR}${bar}${fenceTagOf(file.path)}\n${body.join('\n')}\n${bar}`;
+}

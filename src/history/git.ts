@@ -1,0 +1,75 @@
+/**
+ * Recent history through `git log`: the one place ctxloop runs git for a repository it searches.
+ * Bounded (`-n depth`, a timeout, a buffer cap) and never fatal: without git, outside a
+ * repository, or when git fails, there is simply no history signal.
+ */
+import { execFile } from 'node:child_process';
+import type { FileHistory, HistoryReader } from '../core/deps.js';
+import { silentLogger, type Logger } from '../core/log.js';
+
+export interface GitHistoryOptions {
+  logger?: Logger;
+  /**
+   * Milliseconds `git log` may take.
+   * @default 15000
+   */
+  timeout?: number;
+  /** Environment git runs with. @default process.env */
+  env?: Record<string, string | undefined>;
+}
+
+/** Separates commits in the log output: `%x1e` in the format, the ASCII record separator, never part of a path. */
+const COMMIT = '\u001e';
+const MAX_BUFFER = 32 * 1024 * 1024;
+
+export function createGitHistory(options: GitHistoryOptions = {}): HistoryReader {
+  const logger = options.logger ?? silentLogger;
+  return {
+    async read(root, depth, signal) {
+      if (depth <= 0) return undefined;
+      // --relative: paths relative to the root (which may be a folder inside the repository), and only those under it.
+      const args = ['-c', 'core.quotepath=off', 'log', '-n', String(depth), '--no-merges', '--no-renames', '--relative', '--name-only', '--format=%x1e', '--', '.'];
+      try {
+        return parseLog(await runGit(args, root, options, signal));
+      } catch (error) {
+        logger.debug(`history: no git history for ${root} (${describe(error)})`);
+        return undefined;
+      }
+    },
+  };
+}
+
+/** `git log --name-only` output → per-file recency and change counts. */
+export function parseLog(output: string): FileHistory {
+  const files = new Map<string, { latest: number; changes: number }>();
+  const commits = output.split(COMMIT).slice(1);
+  commits.forEach((block, index) => {
+    for (const line of block.split('\n')) {
+      const path = line.trim();
+      // Quoted names hold characters git would not print plainly (newlines, quotes): rare, and skipped.
+      if (!path || path.startsWith('"')) continue;
+      const seen = files.get(path);
+      if (seen) seen.changes++;
+      else files.set(path, { latest: index, changes: 1 });
+    }
+  });
+  return { commits: commits.length, files };
+}
+
+function runGit(args: string[], cwd: string, options: GitHistoryOptions, signal: AbortSignal | undefined): Promise<string> {
+  // No prompts, no pager, no optional lock files: reading history must not write into the repository.
+  const env = { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env, encoding: 'utf8', maxBuffer: MAX_BUFFER, timeout: options.timeout ?? 15_000, ...(signal ? { signal } : {}) }, (error, stdout, stderr) => {
+      if (error) reject(Object.assign(error, { stderr }));
+      else resolve(stdout);
+    });
+  });
+}
+
+function describe(error: unknown): string {
+  const e = error as { code?: unknown; stderr?: string; message?: string };
+  if (e.code === 'ENOENT') return 'git not found';
+  const first = e.stderr?.split('\n').find((l) => l.trim())?.trim();
+  return first ?? e.message?.split('\n')[0] ?? String(error);
+}

@@ -1,0 +1,88 @@
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { UsageError } from '../core/errors.js';
+import { parseSettings, type ProviderName, type RetrieveOptions, type RootSpec } from '../core/options.js';
+import { parseRootFlag } from '../cli/args.js';
+import { parseChoiceFlag, parseNumberFlag, parseTextFlag, PROVIDERS, SEE_HELP, toFlagError } from '../cli/flag-values.js';
+
+/** `ctxloop mcp` after parsing: what every tool call starts from, and how loud stderr is. */
+export interface McpArgs {
+  help: boolean;
+  /** The retriever's settings: the default root(s), provider, cache, budget. */
+  config: RetrieveOptions;
+  quiet: boolean;
+  verbose: boolean;
+}
+
+export const MCP_FLAGS = {
+  root: { type: 'string', multiple: true },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  budget: { type: 'string' },
+  threshold: { type: 'string' },
+  'max-cycles': { type: 'string' },
+  cache: { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  'agents-dir': { type: 'string' },
+  'prompts-dir': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const MCP_USAGE = `ctxloop mcp: an MCP server on stdio (tools retrieve_context and locate_bug)
+
+Usage:
+  ctxloop mcp [--root [LABEL=]DIR]... [flags]
+
+Flags:
+  --root [LABEL=]DIR  default repository of every call (default: the current directory);
+                      repeat for several, paths then read LABEL:path
+  --provider NAME     auto|offline|anthropic|openai (default: auto)
+  --model NAME        model for the LLM provider
+  --budget TOKENS     default token budget of a pack (a call may pass its own)
+  --threshold X       score 0-1 a file needs to be packed
+  --max-cycles N      dispatch-evaluate-refine cycles at most, 1-3
+  --cache DIR         cache directory (default: the user cache dir); kept warm between calls
+  --no-cache          keep the cache in memory only, for the server's life
+  --agents-dir DIR    role definitions replacing the bundled agents/
+  --prompts-dir DIR   prompt templates replacing the bundled prompts/
+  -q, --quiet         stderr: errors only
+  --verbose           stderr: debug logs
+  -h, --help          show this help
+
+stdout carries the protocol and nothing else; logs go to stderr. The server stops when stdin
+closes. Register it with a client, e.g.:  claude mcp add ctxloop -- npx ctxloop mcp
+`;
+
+/** argv (after `mcp`) → settings; a bad flag is a one-line UsageError. */
+export function parseMcpArgs(argv: string[], cwd: string): McpArgs {
+  let values: ReturnType<typeof parse>;
+  try {
+    values = parse(argv);
+  } catch (error) {
+    throw toFlagError(error, Object.keys(MCP_FLAGS));
+  }
+  if (values.quiet && values.verbose) throw new UsageError('bad_option', `--quiet and --verbose cannot be used together ${SEE_HELP}`);
+  if (values.cache !== undefined && values['no-cache']) throw new UsageError('bad_option', `--cache and --no-cache cannot be used together ${SEE_HELP}`);
+  const config: RetrieveOptions = {};
+  const roots: RootSpec[] = (values.root ?? []).map((raw) => parseRootFlag(raw, cwd));
+  if (roots.length > 1 || roots[0]?.label !== undefined) config.roots = roots;
+  else config.root = roots[0]?.path ?? resolve(cwd);
+  if (values.provider !== undefined) config.provider = parseChoiceFlag<ProviderName>('--provider', values.provider, PROVIDERS);
+  if (values.model !== undefined) config.model = parseTextFlag('--model', values.model);
+  if (values.budget !== undefined) config.budget = parseNumberFlag('--budget', values.budget, 'budget');
+  if (values.threshold !== undefined) config.threshold = parseNumberFlag('--threshold', values.threshold, 'threshold');
+  if (values['max-cycles'] !== undefined) config.maxCycles = parseNumberFlag('--max-cycles', values['max-cycles'], 'maxCycles');
+  if (values.cache !== undefined) config.cache = resolve(cwd, parseTextFlag('--cache', values.cache));
+  if (values['no-cache']) config.cache = false;
+  if (values['agents-dir'] !== undefined) config.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
+  if (values['prompts-dir'] !== undefined) config.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
+  const { root: _root, roots: _roots, ...settings } = config;
+  parseSettings(settings, 'flags');
+  return { help: values.help === true, config, quiet: values.quiet === true, verbose: values.verbose === true };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: MCP_FLAGS, strict: true, allowPositionals: false }).values;
+}

@@ -1,0 +1,63 @@
+import { stat } from 'node:fs/promises';
+import { Readable, Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CtxloopError, UsageError } from '../core/errors.js';
+import type { RetrieveOptions } from '../core/options.js';
+import { reportFailure } from '../cli/fail.js';
+import { readVersion } from '../cli/help.js';
+import { useColor, type Io } from '../cli/io.js';
+import { createReporter } from '../cli/progress.js';
+import { writeOutput } from '../cli/write.js';
+import { createRetriever } from '../orchestrator/retriever.js';
+import { labelRoots } from '../orchestrator/roots.js';
+import { MCP_USAGE, parseMcpArgs } from './args.js';
+import { createMcpServer } from './server.js';
+
+/**
+ * `ctxloop mcp`: serves the tools on stdio until stdin closes (or SIGINT), then writes the
+ * caches and returns 0. stdout belongs to the protocol from the first byte: help is the only
+ * other thing ever written there, and only when asked for.
+ */
+export async function mcpCommand(argv: string[], io: Io): Promise<number> {
+  const view = { stdout: io.stdout, stderr: io.stderr, format: 'md' as const, verbose: argv.includes('--verbose'), color: useColor(io.stderr, io.env, false) };
+  try {
+    const args = parseMcpArgs(argv, io.cwd);
+    if (args.help) {
+      await writeOutput(MCP_USAGE, io.stdout);
+      return 0;
+    }
+    await checkRoots(args.config);
+    const { stdin, stdout } = io;
+    if (!(stdin instanceof Readable) || !(stdout instanceof Writable)) throw new CtxloopError('internal', 'ctxloop mcp needs the process stdin and stdout');
+    const reporter = createReporter({ stderr: io.stderr, quiet: args.quiet, verbose: args.verbose, color: view.color });
+    const retriever = createRetriever({ ...args.config, logger: reporter.logger, env: io.env });
+    const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger });
+    const closed = new Promise<void>((done) => {
+      stdin.once('end', done);
+      stdin.once('close', done);
+      io.signal?.addEventListener('abort', () => done(), { once: true });
+    });
+    await server.connect(new StdioServerTransport(stdin, stdout));
+    reporter.logger.info(`ctxloop mcp: serving retrieve_context and locate_bug on stdio (${describeRoots(args.config)})`);
+    await closed;
+    await server.close();
+    await retriever.close();
+    return 0;
+  } catch (error) {
+    return reportFailure(error, view);
+  }
+}
+
+/** The default roots exist and their labels are sound, before a client connects. */
+async function checkRoots(config: RetrieveOptions): Promise<void> {
+  const roots = labelRoots(config) ?? [{ path: config.root ?? '.' }];
+  for (const root of roots) {
+    const info = await stat(root.path).catch(() => undefined);
+    if (!info?.isDirectory()) throw new UsageError('root_not_found', `root not found: ${root.path}`, { hint: 'pass an existing directory with --root' });
+  }
+}
+
+function describeRoots(config: RetrieveOptions): string {
+  if (config.roots) return `roots ${labelRoots(config)!.map((r) => `${r.label}=${r.path}`).join(', ')}`;
+  return `root ${config.root}`;
+}

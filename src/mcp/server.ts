@@ -1,0 +1,146 @@
+import { resolve } from 'node:path';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { isAbortError, isCtxloopError, toError } from '../core/errors.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import type { RetrieveOptions } from '../core/options.js';
+import type { RetrieveResult } from '../core/types.js';
+import { renderJson } from '../cli/render/json.js';
+import { renderMarkdown } from '../cli/render/md.js';
+import { renderPaths } from '../cli/render/paths.js';
+import type { Retriever } from '../orchestrator/retriever.js';
+import { renderLocateText } from '../cli/render/locate.js';
+import { locateBug, type LocatedContext } from './locate.js';
+import { createProgressNotifier, type ProgressNotification } from './progress.js';
+
+export interface McpServerOptions {
+  /** One retriever for the server's life: its caches stay warm from call to call. */
+  retriever: Retriever;
+  /** A relative `root` in a call resolves against this. */
+  cwd: string;
+  /** The package version, announced to clients. */
+  version: string;
+  /** Where the server reports (stderr in the binary: stdout is the protocol). */
+  logger?: Logger;
+}
+
+const FORMATS = ['md', 'json', 'paths'] as const;
+type Format = (typeof FORMATS)[number];
+
+// What every tool shares: where to look and what to hand back.
+const whereShape = {
+  root: z.string().min(1).optional().describe('Repository to search (absolute, or relative to the server\'s directory). Default: the server\'s --root, else its working directory.'),
+  roots: z
+    .array(z.object({ path: z.string().min(1), label: z.string().min(1).optional() }))
+    .min(1)
+    .optional()
+    .describe('Several repositories for one task, instead of root; result paths then read label:path (label defaults to the directory name).'),
+  budget: z.number().int().min(100).max(10_000_000).optional().describe('Token budget of the context pack (default 8000).'),
+  format: z.enum(FORMATS).optional().describe('md: a context pack to read (default); json: the result contract; paths: one path a line.'),
+  content: z.boolean().optional().describe('Include the code of each packed region (default true).'),
+};
+
+const retrieveShape = {
+  task: z.string().min(1).describe('The task in natural language: an issue, a bug report with a stack trace, a feature request. Identifiers, paths and quoted messages help most.'),
+  ...whereShape,
+  scope: z.array(z.string().min(1)).optional().describe('Search only under these root-relative directories or files (label:dir for one of several roots).'),
+  deep: z.boolean().optional().describe('Follow callers and callees of the top files (a deeper, slower search).'),
+};
+
+const locateShape = {
+  error: z.string().min(1).describe('The error as it was printed: message and stack trace, verbatim.'),
+  ...whereShape,
+};
+
+type WhereArgs = { root?: string | undefined; roots?: Array<{ path: string; label?: string | undefined }> | undefined; budget?: number | undefined; format?: Format | undefined; content?: boolean | undefined };
+
+interface CallContext {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number | undefined } | undefined;
+  sendNotification: (notification: ProgressNotification) => Promise<void>;
+}
+
+/**
+ * The ctxloop MCP server: `retrieve_context` (a task → the context pack) and `locate_bug` (an
+ * error → the code behind it). Each call reports progress when the client sends a progress
+ * token, stops when the client cancels, and fails as a tool error (`isError`) with one line.
+ */
+export function createMcpServer({ retriever, cwd, version, logger = silentLogger }: McpServerOptions): McpServer {
+  const server = new McpServer({ name: 'ctxloop', version });
+  const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+  const optionsFor = (args: WhereArgs, extra: CallContext): { options: RetrieveOptions; settled: () => Promise<void> } => {
+    const options: RetrieveOptions = { signal: extra.signal, withContent: args.content ?? true };
+    if (args.root !== undefined) options.root = resolve(cwd, args.root);
+    if (args.roots !== undefined) options.roots = args.roots.map((r) => ({ path: resolve(cwd, r.path), ...(r.label === undefined ? {} : { label: r.label }) }));
+    if (args.budget !== undefined) options.budget = args.budget;
+    const notifier = createProgressNotifier(extra._meta?.progressToken, extra.sendNotification);
+    if (notifier) options.onProgress = notifier.onProgress;
+    return { options, settled: notifier ? notifier.settled : () => Promise.resolve() };
+  };
+
+  // Progress notifications go out before the answer: a client reading the last one sees the pack's.
+  const answer = async (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<LocatedContext>): Promise<CallToolResult> => {
+    const { options, settled } = optionsFor(args, extra);
+    try {
+      const result = await run(options).finally(settled);
+      logger.info(`${tool}: ${result.files.length} files, ${result.tokens} tokens`);
+      return { content: [{ type: 'text', text: renderFor(result, args.format ?? 'md') }] };
+    } catch (error) {
+      const text = describeFailure(error);
+      logger.warn(`${tool}: ${text}`);
+      return { content: [{ type: 'text', text }], isError: true };
+    }
+  };
+
+  server.registerTool(
+    'retrieve_context',
+    {
+      title: 'Retrieve context for a task',
+      description:
+        'Finds the files and code regions a coding task needs before work starts: each with a relevance score (0-1), a reason and line ranges, packed within a token budget, plus the gaps that remain. Call it first with the task as given; read the packed regions; close the gaps with a search.',
+      inputSchema: retrieveShape,
+      annotations: readOnly,
+    },
+    (args, extra) =>
+      answer('retrieve_context', args, extra, (options) => {
+        if (args.scope !== undefined) options.scope = args.scope;
+        if (args.deep !== undefined) options.deep = args.deep;
+        return retriever.retrieve(args.task, options);
+      }),
+  );
+
+  server.registerTool(
+    'locate_bug',
+    {
+      title: 'Locate the code behind an error',
+      description:
+        'Given an error message or stack trace, finds the files and regions where the bug most likely is (the frames it names, the code that raises the message, what they call), as a context pack.',
+      inputSchema: locateShape,
+      annotations: readOnly,
+    },
+    (args, extra) => answer('locate_bug', args, extra, (options) => locateBug(retriever, args.error, options)),
+  );
+
+  return server;
+}
+
+function renderFor(located: LocatedContext, format: Format): string {
+  const { suspects, ...result } = located;
+  if (format === 'json') return suspects ? `${JSON.stringify({ ...(JSON.parse(renderJson(result)) as object), suspects }, null, 2)}\n` : renderJson(result);
+  if (format === 'md') return suspects ? `# Suspects\n\n${renderLocateText(suspects)}\n${renderMarkdown(result)}` : renderMarkdown(result);
+  const paths = [...new Set([...(suspects?.candidates.map((c) => c.path) ?? []), ...renderPaths(result).split('\n').filter(Boolean)])].map((p) => `${p}\n`).join('');
+  return paths || '(no file reached the threshold; ask for format md or json to see the candidates)\n';
+}
+
+/** One line for the calling model: what failed and what to do, never a stack trace. */
+export function describeFailure(error: unknown): string {
+  if (isCtxloopError(error)) return `ctxloop (${error.code}): ${firstLine(error.message)}${error.hint ? `; ${error.hint}` : ''}`;
+  if (isAbortError(error)) return 'ctxloop (aborted): the call was cancelled';
+  return `ctxloop (internal): ${firstLine(toError(error).message)} (this is a bug in ctxloop)`;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]?.trim() ?? '';
+}

@@ -1,0 +1,41 @@
+import { UsageError } from '../core/errors.js';
+import { DEFAULTS, type TraceOptions } from '../core/options.js';
+import type { TraceResult } from '../core/types.js';
+import { createSymbolLookup } from '../callgraph/lookup.js';
+import { walkCalls } from '../callgraph/walk.js';
+import { prepareTool, type ToolDeps } from './tool-deps.js';
+
+const DIRECTIONS = ['callers', 'callees', 'both'] as const;
+/** Definitions of the symbol walked from at most. */
+const MAX_DEFINITIONS = 20;
+
+/**
+ * The call chains through a symbol: its definitions, who calls them and what they call, as
+ * nested nodes (file, line, symbol), `depth` hops out. A chain that comes back to a definition
+ * already on it stops there with `cycle_detected`.
+ * @example
+ * const { definitions } = await trace('parseConfig', { root: '.', direction: 'callers', depth: 2 });
+ */
+export async function trace(symbol: string, options: TraceOptions = {}, deps: Partial<ToolDeps> = {}): Promise<TraceResult> {
+  const name = symbol.trim();
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new UsageError('bad_option', name ? `not a symbol name: ${JSON.stringify(name)} (a function, method or class name, e.g. parseConfig)` : 'no symbol given', { hint: 'pass --symbol NAME' });
+  const direction = options.direction ?? 'both';
+  if (!DIRECTIONS.includes(direction)) throw new UsageError('bad_option', `direction must be one of ${DIRECTIONS.join(', ')} (got ${JSON.stringify(direction)})`);
+  const depth = options.depth ?? DEFAULTS.traceDepth;
+  if (!Number.isInteger(depth) || depth < 1 || depth > 8) throw new UsageError('bad_option', `depth must be a whole number from 1 to 8 (got ${depth})`);
+
+  const prepared = await prepareTool(options, deps);
+  const { scope } = prepared;
+  const { searcher, facts, cache, logger } = prepared.deps;
+  try {
+    const lookup = createSymbolLookup({ scope, searcher, facts, ...(options.signal ? { signal: options.signal } : {}) });
+    const defs = (await lookup.lookup([name])).get(name)!.defs;
+    if (defs.length === 0) logger.warn(`no definition of ${name} found under ${scope.root}`);
+    // A common name (`get`, `run`) can be defined in hundreds of files: the first few, by path, are walked.
+    const roots = [...defs].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.start - b.start)).slice(0, MAX_DEFINITIONS);
+    const walked = await walkCalls(lookup, roots, { direction, depth, fanOut: DEFAULTS.traceFanOut, maxNodes: DEFAULTS.traceMaxNodes, ...(options.signal ? { signal: options.signal } : {}) });
+    return { symbol: name, root: scope.root, direction, depth, definitions: walked.trees, truncated: walked.truncated || defs.length > roots.length };
+  } finally {
+    await cache.flush();
+  }
+}

@@ -1,0 +1,40 @@
+import type { Cache, FactsReader, HistoryReader, SearchScope, Searcher } from '../core/deps.js';
+import { silentLogger, type Logger } from '../core/log.js';
+import type { ResolvedOptions, SearchOptions } from '../core/options.js';
+import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
+import { createFactsReader } from '../facts/reader.js';
+import { createGitHistory } from '../history/git.js';
+import { createSearcher } from '../retrieve/dispatch.js';
+import { resolveRunOptions } from './config.js';
+
+/** What `trace()` and `locate()` work with; tests replace any of it. */
+export interface ToolDeps {
+  searcher: Searcher;
+  facts: FactsReader;
+  cache: Cache;
+  history: HistoryReader;
+  logger: Logger;
+}
+
+export interface PreparedTool {
+  options: ResolvedOptions;
+  scope: SearchScope;
+  deps: ToolDeps;
+}
+
+/** Resolves the search options as `retrieve()` does (root, config file, environment) and builds the real dependencies. */
+export async function prepareTool(input: SearchOptions, overrides: Partial<ToolDeps>): Promise<PreparedTool> {
+  const env = input.env ?? process.env;
+  const options = await resolveRunOptions(input, env, defaultCacheDir(env));
+  const logger = input.logger ?? overrides.logger ?? silentLogger;
+  const cache = overrides.cache ?? (options.cacheDir === null ? createMemoryCache() : await createCache({ dir: options.cacheDir, root: options.root, logger }));
+  const deps: ToolDeps = {
+    searcher: overrides.searcher ?? createSearcher({ logger, env }),
+    facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: options.maxFileSize, concurrency: options.concurrency }),
+    cache,
+    history: overrides.history ?? createGitHistory({ logger, env }),
+    logger,
+  };
+  const scope: SearchScope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };
+  return { options, scope, deps };
+}

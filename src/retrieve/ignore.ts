@@ -1,0 +1,105 @@
+/**
+ * .gitignore semantics for globbed paths, through the `ignore` package. Every .gitignore under
+ * the root (and .git/info/exclude) is rewritten into one root-level rule list, deeper files
+ * last, so a nested rule applies relative to its directory and overrides its parents' rules,
+ * as in git. Rules from directories above the root are not read (ripgrep runs with
+ * `--no-ignore-parent` to match).
+ */
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import ignore from 'ignore';
+
+export interface IgnoreFile {
+  /** Root-relative POSIX directory the rules belong to; '' for the root. */
+  dir: string;
+  content: string;
+}
+
+export interface IgnoreRules {
+  /** Whether a root-relative file path is ignored (by a rule or through an ignored parent). */
+  ignores(path: string): boolean;
+  /**
+   * fast-glob ignore patterns for directories that are surely ignored, so the walk does not
+   * enter them. Empty when any rule is a negation: `!` may re-include what a pattern excludes.
+   */
+  pruneGlobs: string[];
+  /** True when some rule re-includes (`!pattern`). */
+  hasNegation: boolean;
+}
+
+/** Reads the given .gitignore files (root-relative) and .git/info/exclude; unreadable ones are skipped. */
+export async function readIgnoreFiles(root: string, gitignores: readonly string[]): Promise<IgnoreFile[]> {
+  const sources = [{ dir: '', file: '.git/info/exclude' }, ...gitignores.map((file) => ({ dir: dirOf(file), file }))];
+  const realRoot = await realpath(root).catch(() => root);
+  const read = await Promise.all(sources.map(async ({ dir, file }) => ({ dir, content: await readRegularFile(realRoot, join(root, file)) })));
+  return read.filter((f): f is IgnoreFile => f.content !== undefined);
+}
+
+/** An ignore file larger than this is not one (a hostile repository's multi-gigabyte `.gitignore`). */
+const MAX_IGNORE_BYTES = 1_000_000;
+
+async function readRegularFile(realRoot: string, path: string): Promise<string | undefined> {
+  try {
+    // lstat: a .gitignore that is a symlink, a FIFO or a device is not read; neither is one
+    // reached through a linked directory (`.git` pointing elsewhere) nor an oversized one
+    const info = await lstat(path);
+    if (!info.isFile() || info.size > MAX_IGNORE_BYTES) return undefined;
+    const real = await realpath(path);
+    if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) return undefined;
+    return await readFile(path, 'utf8');
+  } catch {
+    // missing or unreadable: git would not apply it either
+    return undefined;
+  }
+}
+
+/** One rule list from many ignore files: info/exclude and shallow files first, so deeper rules win. */
+export function compileIgnoreRules(files: readonly IgnoreFile[]): IgnoreRules {
+  const ordered = [...files].sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
+  const rules = ordered.flatMap((file) => parseLines(file.content).map((line) => rebaseRule(line, file.dir)));
+  const matcher = ignore({ ignorecase: false }).add(rules);
+  const hasNegation = rules.some((rule) => rule.startsWith('!'));
+  return {
+    ignores: (path) => matcher.ignores(path),
+    pruneGlobs: hasNegation ? [] : rules.flatMap(toPruneGlob),
+    hasNegation,
+  };
+}
+
+function parseLines(content: string): string[] {
+  return content
+    .split(/\r?\n/)
+    .map((line) => line.replace(/\r$/, ''))
+    .filter((line) => line.trim() !== '' && !line.startsWith('#'));
+}
+
+/**
+ * Rewrites a rule of `dir/.gitignore` to apply from the root: a pattern with a slash is
+ * anchored to its directory, one without matches at any depth below it.
+ */
+export function rebaseRule(line: string, dir: string): string {
+  if (dir === '') return line;
+  const negative = line.startsWith('!');
+  const body = negative ? line.slice(1) : line;
+  const anchored = body.replace(/\/+$/, '').includes('/');
+  const rebased = anchored ? `${dir}/${body.replace(/^\/+/, '')}` : `${dir}/**/${body}`;
+  return (negative ? '!' : '') + rebased;
+}
+
+/** Rules using only plain names, `*` and whole-segment `**` translate safely into fast-glob syntax. */
+const SIMPLE_RULE = /^[A-Za-z0-9._\-/*]+$/;
+
+function toPruneGlob(rule: string): string[] {
+  const body = rule.trimEnd().replace(/\/+$/, '');
+  if (!body || !SIMPLE_RULE.test(body) || body.split('/').some((s) => s.includes('**') && s !== '**')) return [];
+  return body.includes('/') ? [`${body.replace(/^\/+/, '')}/**`] : [`**/${body}/**`];
+}
+
+function dirOf(file: string): string {
+  const slash = file.lastIndexOf('/');
+  return slash < 0 ? '' : file.slice(0, slash);
+}
+
+function depthOf(dir: string): number {
+  return dir === '' ? 0 : dir.split('/').length;
+}

@@ -1,0 +1,77 @@
+/**
+ * Planted credentials, in code, configuration, key blocks and secret files, must reach neither a
+ * model (real SDK clients against the stub server) nor stdout (the built binary, JSON and
+ * Markdown packs with region contents).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retrieve } from '../../src/orchestrator/loop.js';
+import type { TempRepo } from '../helpers/make-repo.js';
+import { autoReply, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
+import { leaksIn, PLANTED_TASK, plantedRepo } from './planted.js';
+
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(ANTHROPIC|OPENAI|CTXLOOP)_/.test(k)));
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...clean, NO_COLOR: '1', ...env }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+let repo: TempRepo;
+let stub: StubLlm;
+beforeAll(async () => {
+  repo = plantedRepo();
+  stub = await startStubLlm(autoReply(() => 0.9));
+});
+afterAll(async () => {
+  await stub.close();
+  repo.cleanup();
+});
+
+describe('planted secrets', () => {
+  it.each([
+    ['openai', () => ({ OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: 'x' })],
+    ['anthropic', () => ({ ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: 'x' })],
+  ])('never reach the %s stub, whose prompts still carry the files around them', async (_name, env) => {
+    const before = stub.requests.length;
+    const result = await retrieve(PLANTED_TASK, { root: repo.root, cache: false, maxRetries: 0, env: env(), withContent: true });
+    const sent = stub.requests.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) expect(leaksIn(request.raw), request.prompt.slice(0, 200)).toEqual([]);
+    // the files with secrets in them were shown (masked), not merely left out
+    const evaluated = sent.filter((r) => r.schemaName === 'report_scores').map((r) => r.prompt).join('\n');
+    for (const path of ['src/db/connect.ts', 'src/keys/sign.go', 'config/settings.yml']) expect(evaluated).toContain(`## ${path}`);
+    expect(evaluated).toContain('[REDACTED]');
+    expect(leaksIn(JSON.stringify(result))).toEqual([]);
+  });
+
+  it('secret files are never candidates', async () => {
+    const result = await retrieve(PLANTED_TASK, { root: repo.root, cache: false, provider: 'offline', threshold: 0 });
+    const seen = [...result.files, ...result.candidates].map((f) => f.path);
+    expect(seen).toContain('src/db/connect.ts');
+    for (const path of ['.env.production', 'config/credentials.json', 'certs/server.key']) expect(seen).not.toContain(path);
+  });
+});
+
+describe.runIf(existsSync(BIN))('planted secrets on stdout', () => {
+  it.each<[string, string[], boolean]>([
+    ['--json', ['--json'], false],
+    ['--format md', ['--format', 'md'], false],
+    ['--json with a model', ['--json'], true],
+    ['--format md with a model', ['--format', 'md'], true],
+  ])('are masked in the pack printed with %s --with-content', async (_label, format, withModel) => {
+    const env: Record<string, string> = withModel ? { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: 'x' } : {};
+    const r = await run(['retrieve', '--root', repo.root, '--task', PLANTED_TASK, '--with-content', '--no-cache', '--threshold', '0', '--budget', '20000', ...format], env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('src/db/connect.ts');
+    expect(r.stdout).toContain('[REDACTED]');
+    expect(leaksIn(r.stdout)).toEqual([]);
+    expect(leaksIn(r.stderr)).toEqual([]);
+  });
+});

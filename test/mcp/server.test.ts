@@ -1,0 +1,101 @@
+/**
+ * The MCP server in-process: the SDK's client over its in-memory transport, a real retriever on
+ * temp repositories (or, for cancellation, a retriever that waits for the signal).
+ */
+import { realpathSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { abortError, UsageError } from '../../src/core/errors.js';
+import type { RetrieveOptions } from '../../src/core/options.js';
+import type { RetrieveResult } from '../../src/core/types.js';
+import { describeFailure, createMcpServer } from '../../src/mcp/server.js';
+import { createRetriever, type Retriever } from '../../src/orchestrator/retriever.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+
+const makeRepo = useTempRepos();
+const open: Client[] = [];
+afterEach(async () => {
+  for (const client of open.splice(0)) await client.close();
+});
+
+async function connect(retriever: Retriever, cwd = '/'): Promise<Client> {
+  const server = createMcpServer({ retriever, cwd, version: '9.9.9' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'test', version: '0' });
+  await client.connect(clientSide);
+  open.push(client);
+  return client;
+}
+
+const textOf = (result: Record<string, unknown>): string => ((result.content as Array<{ text?: string }>) ?? []).map((c) => c.text ?? '').join('');
+
+describe('createMcpServer', () => {
+  it('searches several roots in one call, paths labelled', async () => {
+    const api = makeRepo({ 'src/login.ts': 'export function handleLogin() {\n  throw new Error("no password");\n}\n' });
+    const web = makeRepo({ 'src/form.ts': 'export function submitLogin() {\n  return fetch("/api/login");\n}\n' });
+    const client = await connect(createRetriever({ cache: false, provider: 'offline' }));
+    const result = await client.callTool({ name: 'retrieve_context', arguments: { task: 'submitLogin fails in handleLogin', roots: [{ label: 'api', path: api.root }, { label: 'web', path: web.root }], format: 'json' } });
+    const json = JSON.parse(textOf(result));
+    expect(json.files.map((f: { path: string }) => f.path).sort()).toEqual(['api:src/login.ts', 'web:src/form.ts']);
+    expect(json.roots.map((r: { label: string }) => r.label)).toEqual(['api', 'web']);
+  });
+
+  it('resolves a relative root against the server directory and uses the server default otherwise', async () => {
+    const repo = makeRepo({ 'pkg/calc.py': 'def add_numbers(a, b):\n    return a + b\n' });
+    const client = await connect(createRetriever({ cache: false, provider: 'offline', root: repo.root }), realpathSync(repo.root));
+    const viaDefault = JSON.parse(textOf(await client.callTool({ name: 'retrieve_context', arguments: { task: 'add_numbers is wrong', format: 'json' } })));
+    const viaRelative = JSON.parse(textOf(await client.callTool({ name: 'retrieve_context', arguments: { task: 'add_numbers is wrong', format: 'json', root: '.' } })));
+    expect(viaDefault.files[0].path).toBe('pkg/calc.py');
+    expect(viaRelative.root).toBe(viaDefault.root);
+  });
+
+  it('passes the call options through: budget, scope, deep, content', async () => {
+    const seen: RetrieveOptions[] = [];
+    const fake: Retriever = {
+      retrieve: async (task, options = {}) => {
+        seen.push(options);
+        return { task, root: '/r', provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: 0 } satisfies RetrieveResult;
+      },
+      close: async () => {},
+    };
+    const client = await connect(fake, '/srv');
+    await client.callTool({ name: 'retrieve_context', arguments: { task: 't', budget: 1234, scope: ['src'], deep: true, content: false, root: 'app' } });
+    await client.callTool({ name: 'locate_bug', arguments: { error: 'boom', budget: 555 } });
+    expect(seen[0]).toMatchObject({ budget: 1234, scope: ['src'], deep: true, withContent: false, root: '/srv/app' });
+    expect(seen[1]).toMatchObject({ budget: 555, withContent: true });
+    expect(seen[1]!.root).toBeUndefined();
+  });
+
+  it('stops the run when the client cancels the call', async () => {
+    let signal: AbortSignal | undefined;
+    let started!: () => void;
+    const running = new Promise<void>((done) => (started = done));
+    const waiting: Retriever = {
+      retrieve: (_task, options = {}) =>
+        new Promise((_, reject) => {
+          signal = options.signal;
+          started();
+          options.signal?.addEventListener('abort', () => reject(abortError()));
+        }),
+      close: async () => {},
+    };
+    const client = await connect(waiting);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'retrieve_context', arguments: { task: 'slow' } }, undefined, { signal: controller.signal });
+    await running;
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    // The cancel notification reaches the server after the client has given up: wait for it.
+    await vi.waitFor(() => expect(signal?.aborted).toBe(true));
+  });
+});
+
+describe('describeFailure', () => {
+  it('gives one line: the code, the message, the hint', () => {
+    expect(describeFailure(new UsageError('bad_scope', 'scope not found: lib', { hint: 'check the path' }))).toBe('ctxloop (bad_scope): scope not found: lib; check the path');
+    expect(describeFailure(new Error('boom\n  at x'))).toBe('ctxloop (internal): boom (this is a bug in ctxloop)');
+    expect(describeFailure(abortError())).toBe('ctxloop (aborted): interrupted');
+  });
+});

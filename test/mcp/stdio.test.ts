@@ -1,0 +1,176 @@
+/**
+ * `ctxloop mcp` end to end: the built binary as a child process, driven by the MCP SDK's own
+ * client over a real stdio transport. Needs `npm run build` first (`npm test` does it).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
+
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
+
+const FILES = {
+  'src/auth/verify.ts': 'export function verifyEmail(address: string): boolean {\n  if (!address.includes("@")) throw new Error("invalid address");\n  return /@.+\\./.test(address);\n}\n',
+  'src/routes/signup.ts': "import { verifyEmail } from '../auth/verify';\nexport function signup(email: string) {\n  if (!verifyEmail(email)) throw new Error('invalid email');\n}\n",
+  'src/routes/invite.ts': "import { verifyEmail } from '../auth/verify';\nexport const invite = (e: string) => verifyEmail(e);\n",
+  'src/billing/invoice.ts': 'export function computeInvoiceTotal(lines: number[]) {\n  return lines.reduce((a, b) => a + b, 0);\n}\n',
+};
+
+const textOf = (result: Record<string, unknown>): string => ((result.content as Array<{ type: string; text?: string }>) ?? []).map((c) => c.text ?? '').join('');
+
+describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
+  let repo: TempRepo;
+  let client: Client;
+  let transport: StdioClientTransport;
+  let stderr = '';
+  beforeAll(async () => {
+    repo = makeRepo(FILES);
+    transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', repo.root, '--no-cache'], stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    client = new Client({ name: 'ctxloop-test', version: '0.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+    repo?.cleanup();
+  });
+
+  it('initializes as ctxloop and lists both tools with their parameters', async () => {
+    expect(client.getServerVersion()?.name).toBe('ctxloop');
+    const { tools } = await client.listTools();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect([...byName.keys()].sort()).toEqual(['locate_bug', 'retrieve_context']);
+    const retrieve = byName.get('retrieve_context')!;
+    expect(Object.keys(retrieve.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['task', 'root', 'scope', 'budget', 'format', 'deep']));
+    expect(retrieve.inputSchema.required).toEqual(['task']);
+    expect(byName.get('locate_bug')!.inputSchema.required).toEqual(['error']);
+    expect(retrieve.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('answers retrieve_context with the context pack, the defining file first, and reports progress', async () => {
+    const progress: string[] = [];
+    const result = await client.callTool({ name: 'retrieve_context', arguments: { task: 'verifyEmail accepts addresses without a domain' } }, undefined, {
+      onprogress: (p) => void progress.push(p.message ?? ''),
+    });
+    expect(result.isError).toBeFalsy();
+    const text = textOf(result);
+    expect(text).toMatch(/^# Context for: verifyEmail accepts addresses without a domain/);
+    expect(text.indexOf('## src/auth/verify.ts')).toBeGreaterThan(0);
+    expect(text.indexOf('## src/auth/verify.ts')).toBeLessThan(text.indexOf('## src/routes/'));
+    // The code of each region comes with it, so the agent need not open the file.
+    expect(text).toContain('export function verifyEmail');
+    expect(progress[0]).toMatch(/^planned: /);
+    expect(progress).toContainEqual(expect.stringMatching(/^cycle 1: \d+ candidates$/));
+    expect(progress.at(-1)).toMatch(/^packed \d+ files?, \d+ tokens$/);
+  });
+
+  it('answers in the JSON contract, within the budget it was given', async () => {
+    const result = await client.callTool({ name: 'retrieve_context', arguments: { task: 'where is verifyEmail defined?', format: 'json', budget: 200, root: repo.root, deep: true } });
+    const json = JSON.parse(textOf(result));
+    expect(json.files[0].path).toBe('src/auth/verify.ts');
+    expect(json.tokens).toBeLessThanOrEqual(200);
+    expect(json.root).toBe(realpathSync(repo.root));
+  });
+
+  it('locates the code behind a stack trace', async () => {
+    const error = 'Error: invalid address\n    at verifyEmail (src/auth/verify.ts:2:38)\n    at signup (src/routes/signup.ts:3:8)';
+    const result = await client.callTool({ name: 'locate_bug', arguments: { error, format: 'paths' } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result).split('\n').slice(0, 2).sort()).toEqual(['src/auth/verify.ts', 'src/routes/signup.ts']);
+    // The locator's suspects come first, with confidence and reason, then the context pack.
+    const md = textOf(await client.callTool({ name: 'locate_bug', arguments: { error } }));
+    expect(md).toMatch(/^# Suspects\n\nError: invalid address\n/);
+    expect(md).toMatch(/\n1\. src\/auth\/verify\.ts:2 \(verifyEmail\) {2}\d\.\d\d\n/);
+    expect(md.indexOf('# Context for:')).toBeGreaterThan(md.indexOf('1. src/auth/verify.ts'));
+    const json = JSON.parse(textOf(await client.callTool({ name: 'locate_bug', arguments: { error, format: 'json' } }))) as { files: Array<{ path: string }>; suspects: { candidates: Array<{ path: string; confidence: number }> } };
+    expect(json.suspects.candidates[0]).toMatchObject({ path: 'src/auth/verify.ts' });
+    expect(json.files[0]?.path).toBe('src/auth/verify.ts');
+  });
+
+  it('fails as a tool error with one clear line: a missing root, a missing task', async () => {
+    const missing = await client.callTool({ name: 'retrieve_context', arguments: { task: 'x', root: '/nonexistent/dir' } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toBe('ctxloop (root_not_found): root not found: /nonexistent/dir; pass an existing directory with --root');
+    const invalid = await client.callTool({ name: 'retrieve_context', arguments: { root: repo.root } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/task/);
+    // The server is still there after both.
+    const again = await client.callTool({ name: 'retrieve_context', arguments: { task: 'computeInvoiceTotal', format: 'paths' } });
+    expect(textOf(again).split('\n')[0]).toBe('src/billing/invoice.ts');
+  });
+
+  it('logs on stderr only', () => {
+    expect(stderr).toContain('ctxloop mcp: serving retrieve_context and locate_bug');
+  });
+});
+
+describe.runIf(existsSync(BIN))('ctxloop mcp stdout', () => {
+  it('carries JSON-RPC and nothing else, and the server exits 0 when stdin closes', async () => {
+    const repo = makeRepo(FILES);
+    try {
+      const child = spawn(process.execPath, [BIN, 'mcp', '--root', repo.root, '--no-cache', '--verbose'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+      const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+      const replies = (n: number): Promise<void> =>
+        new Promise((done) => {
+          const check = (): void => {
+            if (stdout.split('\n').filter((l) => l.includes('"id"')).length >= n) done();
+            else setTimeout(check, 20);
+          };
+          check();
+        });
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+      await replies(1);
+      send({ method: 'notifications/initialized' });
+      send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail' }, _meta: { progressToken: 'p1' } } });
+      await replies(2);
+      child.stdin.end();
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      expect(code).toBe(0);
+      const lines = stdout.split('\n').filter((l) => l !== '');
+      for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+      expect(lines.some((l) => l.includes('notifications/progress'))).toBe(true);
+      const reply = lines.map((l) => JSON.parse(l)).find((m) => m.id === 2);
+      expect(reply.result.content[0].text).toContain('## src/auth/verify.ts');
+      // --verbose logs plenty, all of it on stderr.
+      expect(stderr).toContain('debug:');
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
+
+describe.runIf(existsSync(BIN))('ctxloop mcp flags', () => {
+  const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((done) => {
+      const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      child.stdin?.end();
+    });
+
+  it('prints its help on stdout with exit 0, also through ctxloop help mcp', async () => {
+    for (const args of [['mcp', '--help'], ['help', 'mcp']]) {
+      const r = await run(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('ctxloop mcp: an MCP server on stdio');
+      expect(r.stdout).toContain('--root [LABEL=]DIR');
+    }
+  });
+
+  it.each([
+    [['mcp', '--root', '/nonexistent/dir'], /root not found: \/nonexistent\/dir/],
+    [['mcp', '--root', 'a=/tmp', '--root', 'a=/'], /two roots have the label "a"/],
+    [['mcp', '--bogus'], /unknown flag --bogus/],
+    [['mcp', '--budget', '5'], /--budget must be between/],
+  ])('refuses %j before serving: one line on stderr, nothing on stdout, exit 2', async (args, message) => {
+    const r = await run(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.split('\n')[0]).toMatch(message);
+  });
+});

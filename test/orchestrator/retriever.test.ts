@@ -1,0 +1,98 @@
+/**
+ * One retriever for a pipeline: tasks in parallel give what they give one after another, and the
+ * caches it keeps make a repeat free. Real ripgrep on a temp repository; the model is the real
+ * OpenAI SDK against the stub server.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RetrieveOptions } from '../../src/core/options.js';
+import type { RetrieveResult } from '../../src/core/types.js';
+import { retrieve } from '../../src/orchestrator/loop.js';
+import { createRetriever } from '../../src/orchestrator/retriever.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+import { autoReply, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
+
+const makeRepo = useTempRepos();
+
+function shopRepo() {
+  return makeRepo({
+    'src/cart/total.ts': 'export function cartTotal(items: { price: number; qty: number }[]) {\n  return items.reduce((sum, i) => sum + i.price * i.qty, 0);\n}\n',
+    'src/cart/discount.ts': "import { cartTotal } from './total';\nexport function applyDiscount(items: { price: number; qty: number }[], code: string) {\n  return code === 'TEN' ? cartTotal(items) * 0.9 : cartTotal(items);\n}\n",
+    'src/auth/session.ts': 'export function refreshSession(token: string) {\n  if (isExpired(token)) return renewToken(token);\n  return token;\n}\nfunction isExpired(t: string) { return t.length < 10; }\nfunction renewToken(t: string) { return t + "-renewed"; }\n',
+    'src/mail/send.ts': 'export async function sendReceipt(to: string, total: number) {\n  await deliverMail(to, `total: ${total}`);\n}\nasync function deliverMail(to: string, body: string) {}\n',
+    'README.md': '# shop\n\nA small shop.\n',
+  });
+}
+
+const TASKS = [
+  'cartTotal ignores the quantity of each item',
+  'refreshSession renews tokens that are still valid',
+  'sendReceipt is sent before the discount from applyDiscount is applied',
+];
+
+/** What a caller reads from a result: the same in parallel and in sequence. */
+const gist = (r: RetrieveResult) => ({ files: r.files, candidates: r.candidates, gaps: r.gaps, tokens: r.tokens });
+
+describe('createRetriever', () => {
+  it('gives the same results for tasks in parallel as one after another', async () => {
+    const repo = shopRepo();
+    const options: RetrieveOptions = { root: repo.root, cache: false, provider: 'offline' };
+    const sequential: RetrieveResult[] = [];
+    for (const task of TASKS) sequential.push(await retrieve(task, options));
+    const shared = createRetriever(options);
+    const parallel = await Promise.all(TASKS.map((task) => shared.retrieve(task)));
+    await shared.close();
+    expect(parallel.map(gist)).toEqual(sequential.map(gist));
+    // Different tasks found different files: the runs did not bleed into each other.
+    expect(parallel.map((r) => r.files[0]?.path)).toEqual(['src/cart/total.ts', 'src/auth/session.ts', 'src/mail/send.ts']);
+  });
+
+  it('takes per-call options over its own, including another root', async () => {
+    const repo = shopRepo();
+    const other = makeRepo({ 'lib/total.py': 'def cart_total(items):\n    return sum(i.price for i in items)\n' });
+    const retriever = createRetriever({ root: repo.root, cache: false, provider: 'offline' });
+    const here = await retriever.retrieve('cartTotal ignores the quantity');
+    const there = await retriever.retrieve('cart_total ignores the quantity', { root: other.root, budget: 500 });
+    expect(here.files[0]!.path).toBe('src/cart/total.ts');
+    expect(there.files[0]!.path).toBe('lib/total.py');
+    expect(there.tokens).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('createRetriever with a model', () => {
+  let stub: StubLlm;
+  beforeEach(async () => {
+    stub = await startStubLlm(autoReply((path) => (path.startsWith('src/cart/') ? 0.9 : 0.3)));
+  });
+  afterEach(() => stub.close());
+
+  const withModel = (root: string): RetrieveOptions => ({ root, cache: false, maxRetries: 0, timeout: 5000, env: { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: 'x' } });
+
+  it('keeps its caches warm across calls: a repeat makes no model call', async () => {
+    const repo = shopRepo();
+    const retriever = createRetriever(withModel(repo.root));
+    const first = await retriever.retrieve(TASKS[0]!);
+    expect(first.provider).toBe('openai');
+    expect(first.usage.llmCalls).toBeGreaterThan(0);
+    const calls = stub.requests.length;
+    const second = await retriever.retrieve(TASKS[0]!);
+    expect(second.usage.llmCalls).toBe(0);
+    expect(second.usage.cacheHits).toBeGreaterThan(0);
+    expect(stub.requests.length).toBe(calls);
+    expect(gist(second)).toEqual(gist(first));
+    // Without the retriever (and without a disk cache) the same repeat pays again.
+    const cold = await retrieve(TASKS[0]!, withModel(repo.root));
+    expect(cold.usage.llmCalls).toBeGreaterThan(0);
+    await retriever.close();
+  });
+
+  it('gives the same results for tasks in parallel as one after another, model included', async () => {
+    const repo = shopRepo();
+    const sequential: RetrieveResult[] = [];
+    for (const task of TASKS) sequential.push(await retrieve(task, withModel(repo.root)));
+    const shared = createRetriever(withModel(repo.root));
+    const parallel = await Promise.all(TASKS.map((task) => shared.retrieve(task)));
+    await shared.close();
+    expect(parallel.map(gist)).toEqual(sequential.map(gist));
+    expect(parallel.every((r) => r.provider === 'openai' && r.fallback === undefined)).toBe(true);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { trace } from '../../src/orchestrator/call-trace.js';
+import type { TraceNode } from '../../src/core/types.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+
+const makeRepo = useTempRepos();
+
+/** A Python program whose call chain runs through three files: main → step_one → step_two → step_three → finish. */
+const CHAIN = {
+  'app/main.py': ['from app.a import step_one', '', '', 'def main():', '    print(step_one(1))', '', '', 'if __name__ == "__main__":', '    main()', ''].join('\n'),
+  'app/a.py': ['from app.b import step_two', '', '', 'def step_one(x):', '    # begin the chain', '    y = x + 1', '    return step_two(y)', ''].join('\n'),
+  'app/b.py': ['from app.c import step_three', '', '', 'def step_two(y):', '    return step_three(y * 2)', ''].join('\n'),
+  'app/c.py': ['def step_three(z):', '    if z > 100:', '        return z', '    return finish(z)', '', '', 'def finish(z):', '    return str(z)', ''].join('\n'),
+  'README.md': 'step_one starts the chain; step_two(y) and step_three(z) follow.\n',
+};
+
+/** One path down a tree: each node's (symbol file:line, called at line). */
+function chainOf(node: TraceNode | undefined, way: 'callers' | 'callees'): string[] {
+  const out: string[] = [];
+  for (let n = node; n; n = n[way]?.[0]) out.push(`${n.symbol} ${n.file}:${n.line}${n.callLine === undefined ? '' : ` @${n.callLine}`}`);
+  return out;
+}
+
+describe('trace (real ripgrep, real files)', () => {
+  it('follows callees three hops down, across files, with the line of each call', async () => {
+    const repo = makeRepo(CHAIN);
+    const result = await trace('step_one', { root: repo.root, cache: false, direction: 'callees', depth: 3 });
+    expect(result.definitions).toHaveLength(1);
+    expect(chainOf(result.definitions[0], 'callees')).toEqual(['step_one app/a.py:4', 'step_two app/b.py:4 @7', 'step_three app/c.py:1 @5', 'finish app/c.py:7 @4']);
+    // `str` and `print` are called but defined nowhere in the repository: no node for them.
+    expect(result.definitions[0]!.callees!.map((n) => n.symbol)).toEqual(['step_two']);
+    expect(result.truncated).toBe(false);
+  });
+
+  it('follows callers three hops up, and a README mentioning the names is no caller', async () => {
+    const repo = makeRepo(CHAIN);
+    const result = await trace('step_three', { root: repo.root, cache: false, direction: 'callers', depth: 3 });
+    expect(chainOf(result.definitions[0], 'callers')).toEqual(['step_three app/c.py:1', 'step_two app/b.py:4 @5', 'step_one app/a.py:4 @7', 'main app/main.py:4 @5']);
+    expect(JSON.stringify(result)).not.toContain('README');
+  });
+
+  it('stops at the depth asked: the last hop is listed but not expanded', async () => {
+    const repo = makeRepo(CHAIN);
+    const result = await trace('step_one', { root: repo.root, cache: false, direction: 'callees', depth: 1 });
+    const [child] = result.definitions[0]!.callees!;
+    expect(child).toMatchObject({ symbol: 'step_two', file: 'app/b.py' });
+    expect(child!.callees).toBeUndefined();
+  });
+
+  it('reports a cycle between two files and cuts it there', async () => {
+    const repo = makeRepo({
+      'src/ping.ts': ["import { pong } from './pong';", '', 'export function ping(n: number): number {', '  if (n <= 0) return 0;', '  return pong(n - 1);', '}', ''].join('\n'),
+      'src/pong.ts': ["import { ping } from './ping';", '', 'export const pong = (n: number): number => {', '  return ping(n) + 1;', '};', ''].join('\n'),
+    });
+    const result = await trace('ping', { root: repo.root, cache: false, direction: 'callees', depth: 5 });
+    const pong = result.definitions[0]!.callees![0]!;
+    expect(pong).toMatchObject({ symbol: 'pong', file: 'src/pong.ts', line: 3, callLine: 5 });
+    expect(pong.callees).toEqual([{ symbol: 'ping', file: 'src/ping.ts', line: 3, kind: 'function', callLine: 4, cycle_detected: true }]);
+  });
+
+  it('reports direct recursion as a cycle in both directions, and finds the other callers', async () => {
+    const repo = makeRepo({
+      'server/fact.go': ['package server', '', 'func fact(n int) int {', '\tif n <= 1 {', '\t\treturn 1', '\t}', '\treturn n * fact(n-1)', '}', '', 'func (s *Server) Handle(x int) int {', '\treturn fact(x)', '}', ''].join('\n'),
+    });
+    const result = await trace('fact', { root: repo.root, cache: false, direction: 'both', depth: 2 });
+    const root = result.definitions[0]!;
+    expect(root.callees).toEqual([expect.objectContaining({ symbol: 'fact', cycle_detected: true })]);
+    expect(root.callers!.map((n) => `${n.symbol}${n.cycle_detected ? ' (cycle)' : ''}`)).toEqual(['fact (cycle)', 'Handle']);
+    expect(root.callers![1]).toMatchObject({ file: 'server/fact.go', line: 10, callLine: 11, kind: 'method' });
+  });
+
+  it('gives an empty result for a symbol defined nowhere, and refuses what is not a name', async () => {
+    const repo = makeRepo(CHAIN);
+    expect((await trace('no_such_function', { root: repo.root, cache: false })).definitions).toEqual([]);
+    await expect(trace('', { root: repo.root, cache: false })).rejects.toMatchObject({ code: 'bad_option', message: 'no symbol given' });
+    await expect(trace('a b', { root: repo.root, cache: false })).rejects.toMatchObject({ code: 'bad_option' });
+    await expect(trace('step_one', { root: repo.root, cache: false, depth: 0 })).rejects.toMatchObject({ code: 'bad_option' });
+  });
+});
