@@ -9,6 +9,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchScope } from '../core/deps.js';
+import { SearchError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
 import type { Logger } from '../core/log.js';
 import { ripgrepPruneGlobs, skipReason } from './filters.js';
@@ -50,6 +51,8 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize, root }), '--files', '--null'];
   await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal, timeout: context.timeout }, (record) => {
     if (record === '') return;
+    // `--null` ends every path with NUL: a line break in a record means this is not rg's list
+    if (record.includes('\n')) throw new SearchError('search_failed', `ripgrep printed something other than its file list: ${JSON.stringify(record.slice(0, 80))}`);
     const path = toPosix(record);
     if (!inScope(path)) return;
     // Sizes are not known here: rg's --max-filesize already left oversized files out.

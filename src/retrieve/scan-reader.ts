@@ -2,6 +2,7 @@
  * Reads what `scanTerms` asks rg to print: whole identifiers (or literal spans) per file, each cut
  * into the scan's terms once and counted per file, and per line when asked.
  */
+import { SearchError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
 import { createLineMatcher, MAX_TERM_FREQ } from './collect.js';
 import type { FileTally, ScanTerms } from './scan.js';
@@ -74,7 +75,11 @@ export class ScanReader {
       this.path = toPosix(record.slice(0, nul));
       this.readMatch(record, nul + 1);
     } else if (record === '') this.end();
-    else if (!this.readMatch(record, 0) && this.path !== undefined && record.includes('binary file')) this.binary = true;
+    else if (!this.readMatch(record, 0)) {
+      if (this.path !== undefined && record.includes('binary file')) this.binary = true;
+      // neither a heading nor a match before any heading: not rg's output (CTXLOOP_RG pointing at another program)
+      else if (this.path === undefined) throw new SearchError('search_failed', `ripgrep printed something other than its match output: ${JSON.stringify(record.slice(0, 80))}`);
+    }
   }
 
   end(): void {
