@@ -76,8 +76,11 @@ export class ScanReader {
       this.readMatch(record, nul + 1);
     } else if (record === '') this.end();
     else if (!this.readMatch(record, 0)) {
-      if (this.path !== undefined && record.includes('binary file')) this.binary = true;
-      // neither a heading nor a match before any heading: not rg's output (CTXLOOP_RG pointing at another program)
+      // rg's note on a binary file it was asked to search (`path: binary file matches (…)`)
+      if (record.includes('binary file')) {
+        if (this.path !== undefined) this.binary = true;
+      }
+      // neither a heading, a match nor a note before any heading: not rg's output (CTXLOOP_RG pointing at another program)
       else if (this.path === undefined) throw new SearchError('search_failed', `ripgrep printed something other than its match output: ${JSON.stringify(record.slice(0, 80))}`);
     }
   }

@@ -30,6 +30,14 @@ function fakeRg(dir: string, script: string): string {
 }
 
 describe('scanTerms', () => {
+  it('reads past rg\'s note on a binary file it was named, before any heading, and counts the rest', async () => {
+    // rg names the file it skips (`data.bin: binary file matches …`) when the file is a path argument, as a re-scan of changed files makes it
+    const r = repo({ 'data.bin': 'hello\0world hello\n', 'src/b.ts': 'const hello = 1;\n' });
+    const found = await scan(r.root, { keywords: ['hello'] }, { paths: ['data.bin', 'src/b.ts'] });
+    expect(Object.keys(found)).toEqual(['src/b.ts']);
+    expect(found['src/b.ts']?.termFreq).toEqual({ hello: 1 });
+  });
+
   it('counts whole terms per root-relative file: parts of identifiers, any case, not inside other words', async () => {
     const r = repo({ 'src/a.ts': 'const parseConfig = PARSE_CONFIG;\nparser.parse(x)\n', 'b.ts': 'sparse\n', 'c.txt': 'caf\xe9 parse\n' });
     const found = await scan(r.root, { keywords: ['pars', 'config'] });
