@@ -1,7 +1,7 @@
 import { isAbortError, isCtxloopError, toError } from '../core/errors.js';
-import type { OutputFormat } from './args.js';
+import { guessFormat, type OutputFormat } from './args.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
-import { createPaint } from './io.js';
+import { createPaint, useColor, type Io } from './io.js';
 import { renderJsonError } from './render/json.js';
 import { writeOutput, type OutputStream } from './write.js';
 
@@ -18,6 +18,20 @@ export interface FailureView {
  * hint; a stack trace only with `--verbose`, or for an error that is not ours (then flagged as a
  * bug). With JSON output, stdout also gets `{"error":{"code","message"}}`.
  */
+/**
+ * How a failure is reported before the flags have parsed: their meaning guessed from argv, so
+ * even a bad flag is reported as JSON when JSON was asked for.
+ */
+export function guessFailureView(argv: readonly string[], io: Pick<Io, 'stdout' | 'stderr' | 'env'>): FailureView {
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    format: guessFormat([...argv]),
+    verbose: argv.includes('--verbose'),
+    color: useColor(io.stderr, io.env, argv.includes('--no-color')),
+  };
+}
+
 export async function reportFailure(thrown: unknown, view: FailureView): Promise<ExitCode> {
   const code = exitCodeFor({ ok: false, error: thrown });
   const ours = isCtxloopError(thrown);

@@ -1,11 +1,10 @@
 import { UsageError } from '../core/errors.js';
-import { guessFormat } from './args.js';
 import { runRetrieveCommand, type RunRetrieve } from './commands/retrieve.js';
 import { EXIT } from './exit-codes.js';
-import { reportFailure } from './fail.js';
+import { guessFailureView, reportFailure } from './fail.js';
 import { SEE_HELP, suggestName } from './flag-values.js';
 import { readVersion, renderHelp } from './help.js';
-import { useColor, type Io } from './io.js';
+import type { Io } from './io.js';
 import { writeOutput } from './write.js';
 
 export type { Io } from './io.js';
@@ -64,13 +63,7 @@ export async function main(argv: string[], io: Io, run: RunRetrieve = runDefault
     if (!command) throw unknownCommand(first);
     return await command.run(rest, { io, run });
   } catch (error) {
-    return reportFailure(error, {
-      stdout: io.stdout,
-      stderr: io.stderr,
-      format: guessFormat(argv),
-      verbose: argv.includes('--verbose'),
-      color: useColor(io.stderr, io.env, argv.includes('--no-color')),
-    });
+    return reportFailure(error, guessFailureView(argv, io));
   }
 }
 

@@ -14,7 +14,7 @@ import { extractFacts } from '../../src/facts/extract.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import { packFiles } from '../../src/pack/pack.js';
 import { planQuery } from '../../src/refine/plan.js';
-import { preparePatterns } from '../../src/retrieve/ripgrep.js';
+import { scanPatterns } from '../../src/retrieve/scan.js';
 import { fakeRun, makeIo } from '../cli/fake-io.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
@@ -77,8 +77,10 @@ describe('task text', () => {
         expect(query.keywords.length).toBeLessThanOrEqual(48);
         expect(query.symbols.length).toBeLessThanOrEqual(24);
         for (const term of [...query.keywords, ...query.literals, ...query.symbols]) expect(term.length).toBeLessThan(600);
-        for (const pattern of preparePatterns([...query.keywords, ...query.literals, ...query.symbols])) {
-          expect(pattern).not.toMatch(/[\0\n]/);
+        // what dispatch hands rg on stdin, one pattern a line (literals spanning lines match no line and are not searched)
+        const literals = query.literals.filter((l) => l.trim() !== '' && !/[\r\n\0]/.test(l));
+        for (const pattern of scanPatterns({ keywords: query.keywords, literals, symbols: query.symbols })) {
+          expect(pattern).not.toMatch(/[\0\n\r]/);
           expect(pattern.trim()).not.toBe('');
         }
       }),

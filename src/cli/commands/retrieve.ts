@@ -1,9 +1,9 @@
 import { abortError } from '../../core/errors.js';
 import type { RetrieveOptions } from '../../core/options.js';
 import type { RetrieveResult } from '../../core/types.js';
-import { guessFormat, parseRetrieveArgs, wantsHelp, type OutputFormat, type RetrieveArgs } from '../args.js';
+import { parseRetrieveArgs, wantsHelp, type OutputFormat, type RetrieveArgs } from '../args.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { reportFailure, type FailureView } from '../fail.js';
+import { guessFailureView, reportFailure, type FailureView } from '../fail.js';
 import { renderRetrieveHelp } from '../help.js';
 import { useColor, type Io } from '../io.js';
 import { createReporter, type Reporter } from '../progress.js';
@@ -28,15 +28,7 @@ export async function runRetrieveCommand(argv: string[], io: Io, run: RunRetriev
     await writeOutput(renderRetrieveHelp(), io.stdout);
     return 0;
   }
-  // Until the flags parse, their meaning is guessed from argv so even a bad flag is
-  // reported as JSON when JSON was asked for.
-  let view: FailureView = {
-    stdout: io.stdout,
-    stderr: io.stderr,
-    format: guessFormat(argv),
-    verbose: argv.includes('--verbose'),
-    color: useColor(io.stderr, io.env, argv.includes('--no-color')),
-  };
+  let view: FailureView = guessFailureView(argv, io);
   try {
     const args = parseRetrieveArgs(argv, io.cwd);
     view = { ...view, format: args.format, verbose: args.verbose, color: useColor(io.stderr, io.env, args.noColor) };

@@ -1,8 +1,8 @@
 import { abortError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
-import { guessFormat, wantsHelp } from '../args.js';
+import { wantsHelp } from '../args.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { reportFailure, type FailureView } from '../fail.js';
+import { guessFailureView, reportFailure, type FailureView } from '../fail.js';
 import { useColor, type Io } from '../io.js';
 import { createReporter } from '../progress.js';
 import { parseToolArgs, type FlagValues, type ToolArgs } from '../tool-args.js';
@@ -23,13 +23,7 @@ export async function runToolCommand<R>(argv: string[], io: Io, command: ToolCom
     await writeOutput(command.help(), io.stdout);
     return 0;
   }
-  let view: FailureView = {
-    stdout: io.stdout,
-    stderr: io.stderr,
-    format: guessFormat(argv),
-    verbose: argv.includes('--verbose'),
-    color: useColor(io.stderr, io.env, argv.includes('--no-color')),
-  };
+  let view: FailureView = guessFailureView(argv, io);
   try {
     const { values, common } = parseToolArgs(argv, io.cwd, command.flags);
     view = { ...view, format: common.json ? 'json' : 'md', verbose: common.verbose, color: useColor(io.stderr, io.env, common.noColor) };
