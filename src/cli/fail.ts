@@ -26,7 +26,7 @@ export function guessFailureView(argv: readonly string[], io: Pick<Io, 'stdout' 
   return {
     stdout: io.stdout,
     stderr: io.stderr,
-    format: guessFormat([...argv]),
+    format: guessFormat(argv),
     verbose: argv.includes('--verbose'),
     color: useColor(io.stderr, io.env, argv.includes('--no-color')),
   };

@@ -169,18 +169,16 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     if (failures.length > 0) throw failures.find((e) => !isAbortError(e)) ?? failures[0];
     const list = (settled[0] as PromiseFulfilledResult<FileList>).value;
-    if (failed.error) {
-      context.warnOnce(`content search failed (${failed.error.message}); results rest on file names and paths`);
-      const ranked = rankCandidates({ query, list, evidence: new Map(), maxCandidates: request.maxCandidates });
-      await readSizes(ranked.candidates, request.root);
-      return ranked;
-    }
-    const ranked = rankCandidates({ query, list, evidence: context.index.terms.evidenceFor(terms), maxCandidates: request.maxCandidates });
+    if (failed.error) context.warnOnce(`content search failed (${failed.error.message}); results rest on file names and paths`);
+    const evidence = failed.error ? new Map() : context.index.terms.evidenceFor(terms);
+    const ranked = rankCandidates({ query, list, evidence, maxCandidates: request.maxCandidates });
     await Promise.all([
-      readEvidenceLines(ranked.candidates, terms, run, context.index.lines).catch((error: unknown) => {
-        if (!isSearchFailure(error) || context.signal?.aborted) throw error;
-        context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
-      }),
+      failed.error
+        ? undefined
+        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines).catch((error: unknown) => {
+            if (!isSearchFailure(error) || context.signal?.aborted) throw error;
+            context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
+          }),
       readSizes(ranked.candidates, request.root),
     ]);
     throwIfAborted(context.signal);

@@ -11,7 +11,10 @@ export type SkipReason = 'vendored' | 'generated' | 'lock' | 'minified' | 'secre
 export const VENDORED_DIRS = ['node_modules', 'vendor', 'third_party', 'bower_components', '.venv', 'venv', 'site-packages', '__pycache__', '.git'] as const;
 
 /** Directories holding credentials: cloud CLIs, SSH, GnuPG, kubectl. */
-export const SECRET_DIRS = ['.aws', '.ssh', '.gnupg', '.azure', '.kube'] as const;
+const SECRET_DIRS = ['.aws', '.ssh', '.gnupg', '.azure', '.kube'] as const;
+
+/** Directories never entered: vendored code and secret stores. */
+export const PRUNED_DIRS: readonly string[] = [...VENDORED_DIRS, ...SECRET_DIRS];
 
 /** Credential files known by their place rather than their name alone. */
 const SECRET_PATHS = /(?:^|\/)(?:\.docker\/config\.json|\.config\/gcloud\/.*|\.gem\/credentials|\.m2\/settings(?:-security)?\.xml)$/;
@@ -86,7 +89,7 @@ function isSecret(name: string, dirs: string[]): boolean {
 
 /** Negated globs for ripgrep that keep the walk out of vendored and secret directories. */
 export function ripgrepPruneGlobs(): string[] {
-  return [...VENDORED_DIRS, ...SECRET_DIRS].map((dir) => `!${dir}/`);
+  return PRUNED_DIRS.map((dir) => `!${dir}/`);
 }
 
 /**

@@ -11,7 +11,7 @@
 import fg from 'fast-glob';
 import type { SearchScope } from '../core/deps.js';
 import { compileIgnoreRules, readIgnoreFiles, type IgnoreRules } from './ignore.js';
-import { VENDORED_DIRS, SECRET_DIRS, skipReason } from './filters.js';
+import { PRUNED_DIRS, skipReason } from './filters.js';
 import { createPathMatcher, normalizeGlob } from './match.js';
 import { ancestorDirs, resolveScopeEntries, type ScopeEntries } from './scope.js';
 
@@ -75,7 +75,7 @@ async function loadIgnoreRules(root: string, entries: ScopeEntries): Promise<Ign
 
 /** fast-glob ignore patterns that keep the walk out of vendored and secret directories. */
 function pruneGlobs(): string[] {
-  return [...VENDORED_DIRS, ...SECRET_DIRS].map((dir) => `**/${dir}/**`);
+  return PRUNED_DIRS.map((dir) => `**/${dir}/**`);
 }
 
 function walkPattern(dir: string): string {
