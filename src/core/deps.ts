@@ -66,6 +66,8 @@ export interface EvalInput {
    * evaluator stands them in for a batch it could not score, and borrows their evidence lines.
    */
   prior?: ReadonlyMap<string, Score>;
+  /** The previous cycle's verdicts (none in the first cycle): the files the loop already found strong. */
+  previous?: readonly Score[];
 }
 
 export interface EvalOutput {

@@ -106,7 +106,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
 
   // Scores the whole pool (the model where there is one, offline otherwise); sets `scores`.
   const evaluatePool = async (cycle: number, started: number): Promise<{ judged: ReadonlySet<string>; kept: number }> => {
-    const input: EvalInput = { task, plan, query, candidates: poolList(pool), facts, stats, files };
+    const input: EvalInput = { task, plan, query, candidates: poolList(pool), facts, stats, files, previous: scores };
     await readFactsForTop(input, deps, options.root, signal);
     let evaluated: EvalOutput | undefined;
     let judged: ReadonlySet<string> = new Set();

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Candidate, SearchStats } from '../../src/core/types.js';
 import { tokenize } from '../../src/core/text.js';
 import { scoreOffline } from '../../src/evaluate/offline/index.js';
+import { nearStrongFiles } from '../../src/evaluate/offline/cluster.js';
+import type { Score } from '../../src/core/types.js';
 import { planQuery } from '../../src/refine/plan.js';
 
 /** A candidate as dispatch would build it from the file's lines. */
@@ -28,10 +30,10 @@ function statsFor(candidates: Candidate[], totalFiles = 200): SearchStats {
   return { totalFiles, avgSize, docFreq, skipped: {} };
 }
 
-function rank(task: string, candidates: Candidate[]) {
+function rank(task: string, candidates: Candidate[], previous?: Score[]) {
   const plan = planQuery(task);
   for (const c of candidates) c.symbols = plan.symbols.filter((s) => c.hits.some((h) => h.text.includes(s)));
-  const scores = scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files: candidates.map((c) => c.path) });
+  const scores = scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files: candidates.map((c) => c.path), ...(previous ? { previous } : {}) });
   return scores.sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
 }
 
@@ -93,6 +95,40 @@ describe('offline evaluator', () => {
     const forward = rank('load_config fails on missing path', make());
     const backward = rank('load_config fails on missing path', make().reverse());
     expect(backward.map((s) => [s.path, s.relevance])).toEqual(forward.map((s) => [s.path, s.relevance]));
+  });
+});
+
+describe('offline evaluator in later cycles', () => {
+  const verdict = (path: string, relevance: number): Score => ({ path, relevance, reason: '', missing: [], evidence: [] });
+  // Two files with the same words: one beside the files the last cycle found strong, one far from them.
+  const make = () => [
+    candidate('lib/legacy/retry.js', ['// token refresh retries the session', 'refreshSession(token)']),
+    candidate('src/auth/session.js', ['// token refresh retries the session', 'refreshSession(token)']),
+    candidate('src/auth/token.js', ['export function parseToken(raw) {}', 'token session']),
+    candidate('src/auth/cookies.js', ['export function readCookie(req) {}', 'session token']),
+  ];
+  const task = 'the token refresh never retries when the session expires';
+
+  it('ranks a file near the previous cycle\'s strong files above an equal match far from them', () => {
+    const first = rank(task, make());
+    // The first cycle has nothing to go on: the tie goes by path.
+    expect(first[0]!.path).toBe('lib/legacy/retry.js');
+    const previous = [verdict('src/auth/token.js', 0.9), verdict('src/auth/cookies.js', 0.8), verdict('lib/legacy/retry.js', 0.6)];
+    const later = rank(task, make(), previous);
+    expect(later[0]!.path).toBe('src/auth/session.js');
+    expect(later[0]!.relevance).toBeGreaterThan(later.find((s) => s.path === 'lib/legacy/retry.js')!.relevance);
+  });
+
+  it('measures nearness by shared leading directories, weighted by relevance, never a file\'s own vote', () => {
+    const previous = [verdict('src/a/x.ts', 1), verdict('lib/y.ts', 1)];
+    const [own, sibling, cousin, root, far] = nearStrongFiles(['src/a/x.ts', 'src/a/z.ts', 'src/b/z.ts', 'z.ts', 'docs/z.md'], previous);
+    expect(own).toBe(0); // x.ts is the only strong file under src/, and it does not vote for itself
+    expect(sibling).toBeCloseTo(0.5); // all of x.ts's vote, none of y.ts's
+    expect(cousin).toBeCloseTo(0.25); // half of x.ts's: one of two directories shared
+    expect(root).toBe(0);
+    expect(far).toBe(0);
+    expect(nearStrongFiles(['a.ts'], [])).toEqual([0]);
+    expect(nearStrongFiles(['a.ts'], [verdict('b.ts', 0)])).toEqual([0]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../src/orchestrator/loop.js';
-import type { ProgressEvent } from '../../src/core/types.js';
+import type { ProgressEvent, Score } from '../../src/core/types.js';
+import type { EvalInput, Evaluator } from '../../src/core/deps.js';
+import { createOfflineEvaluator } from '../../src/evaluate/offline/index.js';
 import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 
 /** A repository where `requestTimeout` is used in many files but assigned in one. */
@@ -59,6 +61,25 @@ describe('retrieve (real ripgrep, real files)', () => {
     const result = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1, onProgress: (e) => events.push(e) });
     expect(result.cycles).toHaveLength(1);
     expect(events.map((e) => e.type)).toEqual(['plan', 'dispatch', 'evaluate', 'refine', 'pack']);
+  });
+
+  it("gives each later cycle's evaluator the verdicts of the cycle before, and the first none", async () => {
+    const offline = createOfflineEvaluator();
+    const seen: Array<{ previous: readonly Score[] | undefined; scores: Score[] }> = [];
+    const recording: Evaluator = {
+      ...offline,
+      async evaluate(input: EvalInput, signal?: AbortSignal) {
+        const output = await offline.evaluate(input, signal);
+        seen.push({ previous: input.previous, scores: output.scores });
+        return output;
+      },
+    };
+    // `readEnv` is called by the strong file but defined elsewhere: a gap that keeps the loop going.
+    const result = await retrieve('loadDefaults sets requestTimeout from the environment', { root: repo.root, cache: false, maxCycles: 3 }, { evaluator: recording });
+    expect(result.cycles.length).toBeGreaterThan(1);
+    // the loop's own pre-ranking also runs the offline scorer, so look at the evaluator's calls only
+    expect(seen[0]!.previous ?? []).toEqual([]);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.previous).toEqual(seen[i - 1]!.scores);
   });
 
   it('keeps the pack within the budget', async () => {

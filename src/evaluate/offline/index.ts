@@ -5,6 +5,7 @@ import type { Candidate, Score } from '../../core/types.js';
 import { ANCHOR, calibrate, combineFeatures, definitionStrength } from './combine.js';
 import { computeFeatures, idfOf, type Features } from './features.js';
 import { findCopies } from './copies.js';
+import { CLUSTER, nearStrongFiles } from './cluster.js';
 import { findMissing } from './gaps.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
 import { own } from '../../core/records.js';
@@ -59,6 +60,8 @@ export interface RawScores {
   neighbours: number[];
   /** Candidates that copy another candidate (their raw score is cut to `ANCHOR.copy`). */
   copies: Set<number>;
+  /** Per candidate: how near it sits to the previous cycle's strong files (0 in the first cycle). */
+  near: number[];
 }
 
 /** Features and uncalibrated scores of every candidate (calibration scripts read these too). */
@@ -81,7 +84,9 @@ export function rawScores(input: EvalInput): RawScores {
   const copies = new Set(findCopies(candidates, plan.keywords));
   for (const i of copies) raws[i]! *= ANCHOR.copy;
   const neighbours = addNeighbourBonus(candidates, raws, input);
-  return { features, raws, definitions, neighbours, copies };
+  const near = nearStrongFiles(candidates.map((c) => c.path), input.previous ?? []);
+  near.forEach((share, i) => (raws[i]! *= 1 + CLUSTER.weight * share));
+  return { features, raws, definitions, neighbours, copies, near };
 }
 
 /** Files imported by the strongest files, and the other files of their package, gain a small share of their score. */
