@@ -102,7 +102,7 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(QUERY_SECRET, (_, head: string) => `${head}${REDACTED}`);
   out = out.replace(CONNECTION_PASSWORD, (_, head: string) => `${head}${REDACTED}`);
   out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
-  out = out.replace(ASSIGNMENT, (match, key: string, operator: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined) => {
+  out = replaceAssignments(out, (match, key, operator, quote, quoted, bare) => {
     const kind = secretKeyKind(key);
     if (kind === undefined) return match;
     if (kind === 'weak' && !isRandomValue(quoted ?? bare ?? '')) return match;
@@ -111,6 +111,29 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle);
   });
   return out;
+}
+
+/**
+ * `ASSIGNMENT` replaced left to right, where a match left as it is gives its value back: in prose
+ * (`login fails: password = "…"`) the first "assignment" is `fails: password`, and the real one
+ * starts at its value.
+ */
+function replaceAssignments(text: string, mask: (match: string, key: string, operator: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined) => string): string {
+  const pattern = new RegExp(ASSIGNMENT.source, 'g');
+  let out = '';
+  let done = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const [match, key, operator] = m as unknown as [string, string, string];
+    const replaced = mask(match, key, operator, m[3], m[4], m[5]);
+    if (replaced === match) {
+      // rescan from the value: it may be the key of the next assignment
+      pattern.lastIndex = m.index + key.length + operator.length;
+      continue;
+    }
+    out += text.slice(done, m.index) + replaced;
+    done = m.index + match.length;
+  }
+  return out + text.slice(done);
 }
 
 function maskAssignment(match: string, head: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined, dataFile: boolean): string {

@@ -4,7 +4,7 @@ import type { Egress, FileFacts, Gap, CycleTrace, ProgressEvent, RetrieveResult,
 import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
 import { roundTo } from '../core/numbers.js';
-import { redactSecrets } from '../core/redact.js';
+import { createShownRedactor } from '../core/redact-query.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -74,16 +74,17 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
 
   // What the result echoes of the task (and of what was found) is masked like a prompt: a pasted
   // log may hold a token, and the printed pack often goes on to a model.
+  const shown = createShownRedactor(assembly.task);
   const result: RetrieveResult = {
-    task: redactSecrets(assembly.task),
+    task: shown.text(assembly.task),
     root: assembly.root,
     provider: run.provider,
-    files: packed.files.map((f) => ({ ...f, reason: redactSecrets(f.reason) })),
+    files: packed.files.map((f) => ({ ...f, reason: shown.text(f.reason) })),
     candidates: ranked
       .filter((s) => !packedPaths.has(s.path))
       .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: redactSecrets(s.reason) })),
-    gaps: run.gaps.map((g) => redactSecrets(g.question)),
+      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: shown.text(s.reason) })),
+    gaps: run.gaps.map((g) => shown.text(g.question)),
     cycles: run.cycles,
     usage: run.usage,
     tokens: packed.tokens,

@@ -1,7 +1,7 @@
 import type { Deps, EvalInput, EvalOutput } from '../core/deps.js';
 import { isProviderError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
-import { redactSecrets } from '../core/redact.js';
+import { createShownRedactor } from '../core/redact-query.js';
 import { DEFAULTS, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
 import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
@@ -74,7 +74,9 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
   };
 
   const plan = planQuery(task);
-  emit({ type: 'plan', query: plan });
+  // What is shown (progress, the trace) never carries a secret pasted into the task.
+  const shown = createShownRedactor(task);
+  emit({ type: 'plan', query: shown.query(plan) });
   const scope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };
   // Not awaited yet: the listing runs alongside the planner and the first dispatch, which shares it.
   const listing = deps.searcher.listFiles(scope, signal);
@@ -143,7 +145,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     const refined = refineQuery({ plan, query, scores, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
     const persistent = refined.gaps.filter((g) => gaps.some((o) => o.kind === g.kind && o.target === g.target));
     gaps = refined.gaps;
-    const trace: CycleTrace = { query: traceQuery(search), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };
+    const trace: CycleTrace = { query: shown.query(traceQuery(search)), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };
     if (refined.closed.length > 0) trace.closed = refined.closed.map((g) => g.question);
     cycles.push(trace);
     // The LLM refiner, while the loop still wants files: its suggestions widen the next search.
@@ -182,7 +184,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     }
     const stop = (refined.stop || (cycle > 1 && added === 0)) && scouted === 0 && !suggested;
     const why = scouted > 0 ? `subagents found ${scouted} new files` : suggested ? 'the refiner suggested new search terms' : added === 0 && cycle > 1 ? 'no new candidates' : refined.why;
-    emit({ type: 'refine', cycle, gaps: gaps.map((g) => g.question), stop, why });
+    emit({ type: 'refine', cycle, gaps: gaps.map((g) => shown.text(g.question)), stop, why });
     logger.debug(`cycle ${cycle}: ${pool.size} candidates (+${added}), ${kept} ≥ ${options.threshold}; ${why}`);
     if (stop) break;
     query = next.query;
@@ -232,9 +234,8 @@ function newFocusAreas(suggested: readonly string[], known: readonly string[], f
 function traceQuery(query: Query): Partial<Query> {
   return {
     keywords: query.keywords.slice(0, 24),
-    // The trace is printed: literals quoted from the task are masked like the task itself.
-    literals: query.literals.map((l) => redactSecrets(l)),
-    symbols: query.symbols.map((s) => redactSecrets(s)),
+    literals: query.literals,
+    symbols: query.symbols,
     paths: query.paths.slice(0, 24),
     ...(query.focusAreas.length > 0 ? { focusAreas: query.focusAreas } : {}),
   };

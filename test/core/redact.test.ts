@@ -60,6 +60,16 @@ describe('redactSecrets', () => {
     expect(redactSecrets(text, { path: 'src/app.py' })).toContain(secret);
   });
 
+  it.each([
+    ['login fails: password = "Hunter2Planted" in settings', 'Hunter2Planted'],
+    ['retry=3 timeout=10 api_key="q8Zx7Lp2Vb6Nc4Mm1Kj9"', 'q8Zx7Lp2Vb6Nc4Mm1Kj9'],
+    ['see note: secret: "Wq9Zp3Lk7Xc2Vb5Nm8Aa"', 'Wq9Zp3Lk7Xc2Vb5Nm8Aa'],
+  ])('masks an assignment that follows another "key: value" in prose (%s)', (text, secret) => {
+    const out = redactSecrets(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain('[REDACTED]');
+  });
+
   it('keeps a key block line for line, so line numbers stay true', () => {
     const text = `before\n${PEM}\nafter`;
     const out = redactSecrets(text);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import type { TempRepo } from '../helpers/make-repo.js';
 import { autoReply, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
-import { leaksIn, PLANTED_TASK, plantedRepo } from './planted.js';
+import { leaksIn, PLANTED, PLANTED_TASK, plantedRepo } from './planted.js';
 
 const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 
@@ -73,5 +73,31 @@ describe.runIf(existsSync(BIN))('planted secrets on stdout', () => {
     expect(r.stdout).toContain('[REDACTED]');
     expect(leaksIn(r.stdout)).toEqual([]);
     expect(leaksIn(r.stderr)).toEqual([]);
+  });
+});
+
+describe.runIf(existsSync(BIN))('secrets pasted into the task', () => {
+  it('are masked in the --verbose plan and trace on stderr, as in the result', async () => {
+    const task = `connectDatabase fails with token ${PLANTED.githubToken} and key "${PLANTED.awsKeyId}", called as connectDatabase('${PLANTED.stripeKey}')`;
+    const r = await run(['retrieve', '--root', repo.root, '--task', task, '--no-cache', '--verbose', '--json'], {});
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('plan:');
+    expect(leaksIn(r.stderr)).toEqual([]);
+    expect(leaksIn(r.stdout)).toEqual([]);
+    // nor the lowercase keywords cut from them (`ghpplanted…`, `planted0123456789`)
+    for (const out of [r.stderr, r.stdout]) expect(out.toLowerCase()).not.toMatch(/planted0123456789|akiaplanted|plantedstripe/);
+    // the rest of the task is still searched and shown
+    expect(r.stderr).toContain('connectDatabase');
+    expect(JSON.parse(r.stdout).files.map((f: { path: string }) => f.path)).toContain('src/db/connect.ts');
+  });
+
+  it('a secret recognised only by its context is hidden wherever a query item holds it', async () => {
+    const { createShownRedactor } = await import('../../src/core/redact-query.js');
+    const shown = createShownRedactor('login fails: password = "Hunter2Planted" in settings, see loginUser');
+    const query = shown.query({ keywords: ['hunter2planted', 'hunter2', 'login', 'loginuser'], symbols: ['Hunter2Planted', 'loginUser'], literals: ['Hunter2Planted'] });
+    expect(query.keywords).toEqual(['login', 'loginuser']);
+    expect(query.symbols).toEqual(['[REDACTED]', 'loginUser']);
+    expect(query.literals).toEqual(['[REDACTED]']);
+    expect(shown.text('where is Hunter2Planted defined? matches hunter2planted, login')).toBe('where is [REDACTED] defined? matches [REDACTED], login');
   });
 });

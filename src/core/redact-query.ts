@@ -1,0 +1,47 @@
+import { REDACTED, redactSecrets } from './redact.js';
+import { identifierTerms, identifiersOf, wholeTerm } from './text.js';
+import type { Query } from './types.js';
+
+export interface ShownRedactor {
+  /** A line built from the task (a gap's question, a query item) with its secrets masked. */
+  text(line: string): string;
+  /** A query with secret items masked and the keywords cut from secrets dropped. */
+  query<Q extends Partial<Query>>(query: Q): Q;
+}
+
+/**
+ * What people and clients see of a run (progress lines, MCP notifications, the result's trace):
+ * a secret pasted into the task is searched for locally like any other string, but never shown.
+ * What is hidden is what `redactSecrets` masks in the task itself, so a secret recognised only by
+ * its context (`password = hunter2`) is hidden too: its identifiers become `[REDACTED]` wherever
+ * they appear, and the keywords cut from them are dropped.
+ */
+export function createShownRedactor(task: string): ShownRedactor {
+  const masked = new Set(identifiersOf(task));
+  for (const id of identifiersOf(redactSecrets(task))) masked.delete(id);
+  const maskedTerms = new Set([...masked].flatMap((id) => [wholeTerm(id), ...identifierTerms(id)]));
+  // Whole words only: a reason lists the terms it matched (`matches akiaplanted…, token`).
+  const termWord = maskedTerms.size === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}_$])(?:${[...maskedTerms].filter((t) => t.length >= 4).map(escapeRegExp).join('|') || '(?!)'})(?![\\p{L}\\p{N}_$])`, 'gu');
+  const text = (line: string): string => {
+    let out = redactSecrets(line);
+    for (const id of masked) if (out.includes(id)) out = out.split(id).join(REDACTED);
+    return termWord ? out.replace(termWord, REDACTED) : out;
+  };
+  return {
+    text,
+    query(query) {
+      const out = { ...query };
+      if (query.keywords) out.keywords = query.keywords.filter((k) => !maskedTerms.has(k) && redactSecrets(k) === k);
+      if (query.weights) out.weights = Object.fromEntries(Object.entries(query.weights).filter(([k]) => !maskedTerms.has(k)));
+      for (const field of ['symbols', 'literals', 'paths', 'patterns'] as const) {
+        const items = query[field];
+        if (items) out[field] = [...new Set(items.map(text))];
+      }
+      return out;
+    },
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
