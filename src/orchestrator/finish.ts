@@ -5,6 +5,7 @@ import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
 import { roundTo } from '../core/numbers.js';
 import { createShownRedactor } from '../core/redact-query.js';
+import { MAX_TASK_CHARS } from '../refine/plan.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -76,7 +77,7 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
   // log may hold a token, and the printed pack often goes on to a model.
   const shown = createShownRedactor(assembly.task);
   const result: RetrieveResult = {
-    task: shown.text(assembly.task),
+    task: shown.text(echoOf(assembly.task)),
     root: assembly.root,
     provider: run.provider,
     files: packed.files.map((f) => ({ ...f, reason: shown.text(f.reason) })),
@@ -94,4 +95,10 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
   // Every run that had a model says what it sent, also when that was nothing (all cached, or a fallback before the first call).
   if (assembly.egress) result.egress = assembly.egress;
   return result;
+}
+
+/** The task as the result echoes it: what the plan read of it, and how much more there was. */
+function echoOf(task: string): string {
+  if (task.length <= MAX_TASK_CHARS) return task;
+  return `${task.slice(0, MAX_TASK_CHARS)}\n[… ${(task.length - MAX_TASK_CHARS).toLocaleString('en-US')} more characters, not read]`;
 }

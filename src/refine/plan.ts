@@ -5,7 +5,7 @@ import { findMentions } from './mentions.js';
 import { roundTo } from '../core/numbers.js';
 
 /** Work on at most this much of a task: a megabyte of log says nothing the first 60 kB don't. */
-const MAX_TASK_CHARS = 60_000;
+export const MAX_TASK_CHARS = 60_000;
 const MAX_KEYWORDS = 48;
 const MAX_SYMBOLS = 24;
 

@@ -55,6 +55,12 @@ describe('hostile tasks', () => {
     const fromStdin = await run(['retrieve', '--root', r.root, '--format', 'paths', '--no-cache'], { input: `verifyEmail is broken\n${task}` });
     expect(fromStdin.code).toBe(0);
     expect(fromStdin.stdout.split('\n')[0]).toBe('src/verify.ts');
+    // the JSON echoes what was read of the task, not 9 MB of it
+    const json = await run(['retrieve', '--root', r.root, '--task-file', file, '--json', '--no-cache']);
+    const echoed = (JSON.parse(json.stdout) as { task: string }).task;
+    expect(echoed.startsWith('verifyEmail is broken\n')).toBe(true);
+    expect(echoed.length).toBeLessThan(61_000);
+    expect(echoed).toMatch(/\[… [\d,]+ more characters, not read\]$/);
   });
 
   it.each([
