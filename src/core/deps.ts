@@ -137,6 +137,8 @@ export interface ChatModel {
   readonly provider: string;
   readonly model: string;
   complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply>;
+  /** HTTP requests made so far, the SDK's own retries included (when the client can count them). */
+  attempts?(): number;
 }
 
 /** What `stat` said of a file when its content hash was taken: the freshness check before hashing. */

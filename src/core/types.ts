@@ -208,6 +208,8 @@ export interface Egress {
   model: string;
   /** Requests sent (the SDK's own retries resend the same body and are not counted again). */
   calls: number;
+  /** HTTP requests made, the SDK's retries included: more than `calls` when one was retried (429, 5xx, a dropped connection). */
+  attempts?: number;
   /** UTF-8 bytes of every prompt sent (instructions, task, code), after redaction. */
   bytes: number;
   /** Files whose content was in a prompt, by path. Paths named without content are not listed. */

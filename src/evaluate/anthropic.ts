@@ -24,16 +24,20 @@ export interface AnthropicModelOptions {
  * the reply's `input` is the JSON, already shaped by the tool's input schema.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
+  let attempts = 0;
   const client = new Anthropic({
     apiKey: options.apiKey,
     baseURL: options.baseURL ?? null,
     timeout: options.timeout,
     maxRetries: options.maxRetries,
+    // every HTTP request, retries included, for the egress manifest
+    fetch: (url, init) => ((attempts += 1), fetch(url, init)),
   });
   const model = options.model ?? ANTHROPIC_DEFAULT_MODEL;
   return {
     provider: 'anthropic',
     model,
+    attempts: () => attempts,
     async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
       const messages: Anthropic.MessageParam[] = [{ role: 'user', content: request.prompt }];
       if (request.repair) {

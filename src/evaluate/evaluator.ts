@@ -61,13 +61,16 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
 /** The provider's SDK is imported on the first call (a few hundred milliseconds an offline run never pays). */
 function loadOnFirstCall(provider: string, model: string, create: () => Promise<ChatModel>): ChatModel {
   let chat: Promise<ChatModel> | undefined;
+  let loaded: ChatModel | undefined;
   return {
     provider,
     model,
+    attempts: () => loaded?.attempts?.() ?? 0,
     async complete(request, signal) {
       chat ??= create();
       chat.catch(() => (chat = undefined)); // an import that failed is tried again next call
-      return (await chat).complete(request, signal);
+      loaded = await chat;
+      return loaded.complete(request, signal);
     },
   };
 }

@@ -19,7 +19,14 @@ interface Entry {
   files: Map<string, { lines: Set<number>; bytes: number }>;
 }
 
-export function createEgressLog(configured?: { provider: string; model: string }): EgressLog {
+/** The run's model: listed even when nothing was sent, with its HTTP request count when the client keeps one. */
+export interface ConfiguredModel {
+  provider: string;
+  model: string;
+  attempts?: (() => number) | undefined;
+}
+
+export function createEgressLog(configured?: ConfiguredModel): EgressLog {
   const entries = new Map<string, Entry>();
   const entryOf = (provider: string, model: string): Entry => {
     const key = `${provider}\0${model}`;
@@ -50,13 +57,18 @@ export function createEgressLog(configured?: { provider: string; model: string }
       }
     },
     report() {
-      return [...entries.values()].map((entry) => ({
-        provider: entry.provider,
-        model: entry.model,
-        calls: entry.calls,
-        bytes: entry.bytes,
-        files: [...entry.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, file]): EgressFile => ({ path, ranges: toRanges(file.lines), bytes: file.bytes })),
-      }));
+      return [...entries.values()].map((entry) => {
+        const out: Egress = {
+          provider: entry.provider,
+          model: entry.model,
+          calls: entry.calls,
+          bytes: entry.bytes,
+          files: [...entry.files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([path, file]): EgressFile => ({ path, ranges: toRanges(file.lines), bytes: file.bytes })),
+        };
+        const isConfigured = configured && entry.provider === configured.provider && entry.model === configured.model;
+        if (isConfigured && configured.attempts) out.attempts = configured.attempts();
+        return out;
+      });
     },
   };
 }

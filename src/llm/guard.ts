@@ -31,6 +31,7 @@ export function guardModel(model: ChatModel, { deadline, signal, egress, noEgres
   return {
     provider: model.provider,
     model: model.model,
+    ...(model.attempts ? { attempts: () => model.attempts!() } : {}),
     async complete(request: ModelRequest, callSignal?: AbortSignal) {
       if (noEgress) {
         throw new UsageError('egress_refused', `--no-egress: refusing to send a ${request.role} prompt to ${model.provider} (${model.model})`, { hint: 'run with --provider offline, or without --no-egress' });

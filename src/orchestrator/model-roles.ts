@@ -35,7 +35,9 @@ export interface ModelRolesInput {
 
 /** Built per run, so the deadline counts from this run's first call. */
 export function createModelRoles({ chat, roles, options, facts, cache, tokenizer, logger, signal }: ModelRolesInput): ModelRoles {
-  const egress = createEgressLog({ provider: chat.provider, model: chat.model });
+  // The client may outlive this run (a library user's retriever, the MCP server): count from here.
+  const attemptsBefore = chat.attempts?.() ?? 0;
+  const egress = createEgressLog({ provider: chat.provider, model: chat.model, attempts: chat.attempts ? () => chat.attempts!() - attemptsBefore : undefined });
   const guarded = guardModel(chat, { deadline: options.deadline, signal, egress, noEgress: options.noEgress });
   const evaluator = createModelEvaluator({
     model: guarded,

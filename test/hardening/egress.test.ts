@@ -75,13 +75,28 @@ describe('egress manifest', () => {
     for (const file of egress!.files) expect(sent.some((r) => r.prompt.includes(file.path)), file.path).toBe(true);
   });
 
+  it("counts the SDK's own retries as attempts beside the calls", async () => {
+    for (const provider of ['openai', 'anthropic'] as const) {
+      const env = provider === 'openai' ? { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: 'x' } : { ANTHROPIC_BASE_URL: stub.url, ANTHROPIC_API_KEY: 'x' };
+      // the first request is refused with a 429 and retried by the SDK after retry-after
+      stub.script({ status: 429, headers: { 'retry-after-ms': '10', 'retry-after': '0' } });
+      const before = stub.requests.length;
+      const result = await retrieve(TASK, withModel({ maxRetries: 2, env, provider }));
+      const received = stub.requests.length - before;
+      const [egress] = result.egress!;
+      expect(result.provider).toBe(provider);
+      expect(egress!.attempts, provider).toBe(received);
+      expect(egress!.calls, provider).toBe(received - 1);
+    }
+  });
+
   it('says explicitly that nothing was sent when every answer came from the cache', async () => {
     const cache = tempDir();
     await retrieve(TASK, withModel({ cache }));
     const before = stub.requests.length;
     const warm = await retrieve(TASK, withModel({ cache }));
     expect(stub.requests.length).toBe(before);
-    expect(warm.egress).toEqual([{ provider: 'openai', model: 'gpt-4.1-mini', calls: 0, bytes: 0, files: [] }]);
+    expect(warm.egress).toEqual([{ provider: 'openai', model: 'gpt-4.1-mini', calls: 0, attempts: 0, bytes: 0, files: [] }]);
   });
 
   it('is absent from an offline run', async () => {
