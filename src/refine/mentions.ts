@@ -19,8 +19,14 @@ const FILE_PATH = new RegExp(`(?:[A-Za-z]:)?[\\p{L}\\p{M}\\p{N}_@.\\-\\\\/]*[\\p
 const LINE_REF = new RegExp(`([\\p{L}\\p{M}\\p{N}_@.\\-/]+\\.(?:${CODE_EXTENSIONS})):(\\d+)`, 'gu');
 /** Dotted module paths: sqlfluff.core.parser, astroid.nodes.Const */
 const DOTTED = /\b([a-z_][a-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){2,})\b/g;
-/** Exception lines: ValueError: something went wrong */
-const ERROR_LINE = /^\s*(?:[\w.]*(?:Error|Exception|Warning|panic)|error(?:\[\w+\])?|fatal|thread '.*' panicked at)[:]\s*(.+)$/gim;
+/**
+ * Exception and error lines: `ValueError: something went wrong`, `error[E0308]: mismatched types`,
+ * `fatal: not a git repository`, a program's own prefix (`jq: error (at <stdin>:0): Cannot
+ * iterate over null`, `git: fatal: …`).
+ */
+const ERROR_LINE = /^\s*(?:[\w.-]+:\s+)?(?:[\w.]*(?:Error|Exception|Warning|panic)|error(?:\[\w+\])?|fatal|thread '.*' panicked at)(?:\s*\([^)\n]{0,80}\))?:\s*(.+)$/gim;
+/** Tagged error lines: `[bat error]: The output file is also an input!`, `[ERROR] connection refused` */
+const TAGGED_ERROR_LINE = /^\s*\[[^\]\n]{0,40}\b(?:error|fatal|panic)\]:?\s*(.+)$/gim;
 /** Quoted strings: "…", '…', “…” */
 const QUOTED = /"([^"\n]{4,160})"|(?<![A-Za-z])'([^'\n]{4,160})'(?![A-Za-z])|“([^”\n]{4,160})”/g;
 /** Product names written like files (Node.js, Vue.js): not paths. */
@@ -61,6 +67,7 @@ export function findMentions(text: string): Mentions {
   }
 
   for (const m of text.matchAll(ERROR_LINE)) addLiteral(literals, m[1]!);
+  for (const m of text.matchAll(TAGGED_ERROR_LINE)) addLiteral(literals, m[1]!);
   for (const m of text.matchAll(QUOTED)) addLiteral(literals, (m[1] ?? m[2] ?? m[3])!);
 
   return { paths: [...paths], frameSymbols: [...frameSymbols], literals: [...literals] };

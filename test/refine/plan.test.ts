@@ -70,6 +70,20 @@ describe('planQuery', () => {
     expect(q.literals.some((l) => l.startsWith('for option color'))).toBe(true);
   });
 
+  it.each([
+    ['a tagged error line', '▶ bat > /dev/null\n[bat error]: The output file is also an input!', 'The output file is also an input!'],
+    ["a program's own error prefix", 'jq: error (at <stdin>:0): Cannot iterate over null value', 'Cannot iterate over null value'],
+    ['a fatal line behind a program name', 'git: fatal: not a git repository (or any parent)', 'not a git repository'],
+    ['a log level tag', '[ERROR] failed to bind the listener socket', 'failed to bind the listener socket'],
+  ])('takes the message of %s as a literal', (_label, task, literal) => {
+    expect(planQuery(task).literals).toContain(literal);
+  });
+
+  it('leaves prose that merely mentions an error alone', () => {
+    expect(planQuery('I get this error: the page never loads after login').literals).toEqual([]);
+    expect(planQuery('[docs] errors: the page never loads after login').literals).toEqual([]);
+  });
+
   it('is deterministic and bounded on a huge task', () => {
     const huge = 'fooBar baz_qux '.repeat(200_000);
     const a = planQuery(huge);
