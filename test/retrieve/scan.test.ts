@@ -82,6 +82,31 @@ describe('scanTerms', () => {
     expect(alone['b.py']).toBeUndefined();
   });
 
+  it('counts every term as it counts it alone, though neighbouring terms share one pattern', async () => {
+    const r = repo({
+      'a.ts': 'const fromJson = from_json($data); // token-expired\nexport class UserStore { save$() { return проверитьПочту(USER_STORE) } }\n',
+      'b.py': 'def get_user_store(x):\n    return x.token_expired or STORE\n',
+    });
+    const all = terms({ keywords: ['fromjson', 'json', 'stor', 'user', 'провер', 'expir'], literals: ['token-expired'], symbols: ['UserStore', 'save$', 'x.token_expired'] });
+    const together = await scan(r.root, all, { lines: true });
+    const singles = [...all.keywords.map((k) => terms({ keywords: [k] })), ...all.literals.map((l) => terms({ literals: [l] })), ...all.symbols.map((s) => terms({ symbols: [s] }))];
+    const alone: Record<string, { termFreq: Record<string, number>; literals: string[]; symbols: string[]; lines: Record<number, string[]> }> = {};
+    for (const single of singles) {
+      for (const [path, tally] of Object.entries(await scan(r.root, single, { lines: true }))) {
+        const merged = (alone[path] ??= { termFreq: {}, literals: [], symbols: [], lines: {} });
+        Object.assign(merged.termFreq, tally.termFreq);
+        merged.literals.push(...tally.literals);
+        merged.symbols.push(...tally.symbols);
+        for (const [line, onLine] of tally.lines ?? []) merged.lines[line] = [...(merged.lines[line] ?? []), ...onLine].sort();
+      }
+    }
+    const view = Object.fromEntries(
+      Object.entries(together).map(([path, t]) => [path, { termFreq: t.termFreq, literals: [...t.literals], symbols: [...t.symbols], lines: Object.fromEntries([...(t.lines ?? [])].map(([n, onLine]) => [n, [...onLine].sort()])) }]),
+    );
+    expect(view).toEqual(alone);
+    expect(together['a.ts']?.termFreq).toEqual({ fromjson: 2, json: 2, stor: 2, user: 2, провер: 1, expir: 1 });
+  });
+
   it('finds nothing without throwing when nothing matches', async () => {
     const r = repo({ 'a.ts': 'alpha\n' });
     expect(await scan(r.root, { keywords: ['zeta'] })).toEqual({});
@@ -127,9 +152,15 @@ describe('scanPatterns', () => {
     expect(scanPatterns(terms({ keywords: ['entry', 'entry', ''], literals: ['a.*b'], symbols: ['User.save', 'save$'] }))).toEqual([
       '[A-Za-z0-9_$]*(?i:a\\.\\*b)[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*User\\.save[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*(?i:entr)[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*save\\$[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?:(?i:entr)|(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)|save\\$)[A-Za-z0-9_$]*',
+    ]);
+  });
+
+  it('gives a term in another script a pattern of its own, keeping the order of the rest', () => {
+    expect(scanPatterns(terms({ keywords: ['user', 'почт', 'stor'] }))).toEqual([
+      '[A-Za-z0-9_$]*(?i:user)[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?i:почт)[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?:(?i:stor)|(?i:u[_$]*s[_$]*e[_$]*r)|(?i:s[_$]*t[_$]*o[_$]*r))[A-Za-z0-9_$]*',
     ]);
   });
 });
