@@ -9,10 +9,9 @@ import { createOfflineEvaluator } from '../evaluate/offline/index.js';
 import { createFactsReader } from '../facts/reader.js';
 import { loadTokenizer } from '../pack/lazy-tokens.js';
 import { createSearcher } from '../retrieve/dispatch.js';
-import { loadRoles, type Roles } from '../roles/agents.js';
+import type { Roles } from '../roles/agents.js';
 import { resolveRunOptions } from './config.js';
 import { runLoop, type LoopContext } from './loop.js';
-import { createModelRoles } from './model-roles.js';
 import { labelRoots, retrieveAcrossRoots, scopeFor } from './roots.js';
 
 export interface Retriever {
@@ -52,10 +51,15 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
 
   /** One root's loop, ready to run: roles loaded, provider chosen (and said, when `announce`), caches and evaluator built. */
   const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<LoopContext> => {
-    roles ??= loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir });
-    const loaded = await roles;
     // An injected evaluator is the caller's choice: no provider is picked around it.
     const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
+    // The roles are read (and checked) when a model will use them, or when the user named a folder
+    // of their own, whose mistakes show at start either way; an offline run on the bundled ones
+    // skips them (and the YAML and schema modules they load).
+    if (choice.model || resolved.agentsDir !== undefined || resolved.promptsDir !== undefined) {
+      roles ??= import('../roles/agents.js').then((m) => m.loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir }));
+    }
+    const loaded = await roles;
     if (resolved.noEgress && choice.model) throw egressRefused(choice);
     if (announce) {
       logger.info(choice.note);
@@ -72,7 +76,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       clock: overrides.clock ?? { now: () => performance.now() },
       logger,
     };
-    const model = choice.model && createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
+    const model = choice.model && loaded && (await import('./model-roles.js')).createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
     return {
       task,
       options: resolved,

@@ -14,7 +14,6 @@ import { isAbortError, isCtxloopError, throwIfAborted } from '../core/errors.js'
 import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
 import { ripgrepSkipGlobs } from './filters.js';
-import { listFilesByGlob } from './glob.js';
 import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
@@ -64,7 +63,8 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           // rg that crashes, hangs or prints garbage costs speed, not the run: fast-glob lists instead
           if (!isSearchFailure(error) || signal?.aborted) throw error;
           warnOnce(`ripgrep could not list the files (${(error as Error).message}); listing them with fast-glob instead`);
-          const listed = await listFilesByGlob(scope);
+          // loaded on use: fast-glob and the JavaScript ignore rules are the fallback only
+          const listed = await (await import('./glob.js')).listFilesByGlob(scope);
           const files = listed.files.map((f) => f.path);
           return { files, avgSize: files.length === 0 ? 0 : listed.files.reduce((sum, f) => sum + f.size, 0) / files.length, skipped: listed.skipped };
         }),
