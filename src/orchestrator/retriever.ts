@@ -66,7 +66,8 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       if (choice.fallback) logger.warn(choice.fallback.message);
     }
     const cache = await cacheFor(resolved, overrides, logger);
-    const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve() } : loadTokenizer();
+    const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve(), start: () => undefined } : loadTokenizer({ cache });
+    tokens.start();
     const deps: Deps = {
       searcher: overrides.searcher ?? createSearcher({ logger, env, cache, timeout: resolved.searchTimeout }),
       facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
