@@ -12,6 +12,7 @@ import { createSearcher } from '../retrieve/dispatch.js';
 import type { Roles } from '../roles/agents.js';
 import { resolveRunOptions } from './config.js';
 import { runLoop, type LoopContext } from './loop.js';
+import { runMemoized, watchWarnings } from './result-memo.js';
 import { labelRoots, retrieveAcrossRoots, scopeFor } from './roots.js';
 
 export interface Retriever {
@@ -50,7 +51,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   };
 
   /** One root's loop, ready to run: roles loaded, provider chosen (and said, when `announce`), caches and evaluator built. */
-  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<LoopContext> => {
+  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<StartedRun> => {
     // An injected evaluator is the caller's choice: no provider is picked around it.
     const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
     // The roles are read (and checked) when a model will use them, or when the user named a folder
@@ -67,7 +68,6 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     }
     const cache = await cacheFor(resolved, overrides, logger);
     const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve(), start: () => undefined } : loadTokenizer({ cache });
-    tokens.start();
     const deps: Deps = {
       searcher: overrides.searcher ?? createSearcher({ logger, env, cache, timeout: resolved.searchTimeout }),
       facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
@@ -78,7 +78,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       logger,
     };
     const model = choice.model && loaded && (await import('./model-roles.js')).createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
-    return {
+    const ctx: LoopContext = {
       task,
       options: resolved,
       deps,
@@ -89,13 +89,22 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),
       tokenizerReady: tokens.ready,
     };
+    // The tokenizer loads (or its kept counts are read) when the loop is about to run, not for a kept result.
+    return { ctx, begin: () => (tokens.start(), ctx) };
   };
 
   return {
     async retrieve(task, options = {}) {
       const merged = mergeOptions(config, options);
       const roots = labelRoots(merged);
-      if (!roots) return runLoop(await startRun(task, await resolveRun(merged), true));
+      if (!roots) {
+        const run = await resolveRun(merged);
+        const watch = watchWarnings(run.logger);
+        const { ctx, begin } = await startRun(task, { ...run, logger: watch.logger }, true);
+        const bypass = ctx.model !== undefined || overrides.searcher !== undefined || overrides.facts !== undefined || overrides.evaluator !== undefined;
+        const memo = { task, options: ctx.options, provider: ctx.provider, bypass, fallback: ctx.fallback, cache: ctx.deps.cache, searcher: ctx.deps.searcher, env: run.env, logger: watch.logger, warned: watch.warned, signal: ctx.signal };
+        return runMemoized(memo, (cache) => runLoop({ ...begin(), deps: { ...ctx.deps, cache } }));
+      }
       const labels = roots.map((r) => r.label);
       const shared: RetrieveOptions = { ...merged };
       delete shared.roots;
@@ -105,7 +114,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
         resolve: async (root, signal) => {
           const scope = scopeFor(merged.scope, root.label, labels);
           const run = await resolveRun({ ...shared, root: root.path, signal, ...(scope === undefined ? {} : { scope }) });
-          return { path: run.resolved.root, start: (announce) => startRun(task, run, announce) };
+          return { path: run.resolved.root, start: async (announce) => (await startRun(task, run, announce)).begin() };
         },
       });
     },
@@ -113,6 +122,12 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       for (const cache of caches.values()) await (await cache).flush();
     },
   };
+}
+
+/** A root's loop, ready: `begin` starts what only a real run needs (the tokenizer) and gives its context. */
+interface StartedRun {
+  ctx: LoopContext;
+  begin: () => LoopContext;
 }
 
 interface ResolvedRun {

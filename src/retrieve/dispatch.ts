@@ -23,6 +23,7 @@ import { LineIndex } from './line-index.js';
 import { scanTerms, type ScanRun } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
+import { statFiles, type FileStats } from './snapshot.js';
 import { TermIndex, type TermKey } from './term-index.js';
 
 export interface SearcherOptions {
@@ -41,6 +42,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const env = options.env ?? process.env;
   let rgPath: Promise<string> | undefined;
   const lists = new Map<string, Promise<FileList>>();
+  const stats = new Map<string, Promise<FileStats>>();
   const indexes = new Map<string, ScopeIndex>();
   const keyOf = (scope: SearchScope): string => JSON.stringify([scope.root, scope.scope, scope.include, scope.exclude, scope.maxFileSize]);
   const timeout = options.timeout ?? 60_000;
@@ -75,6 +77,17 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     }
     return list;
   };
+  /** Every listed file stated once, for the index kept between runs and for whoever else compares states. */
+  const statsOf = (scope: SearchScope, signal?: AbortSignal): Promise<FileStats> => {
+    const key = keyOf(scope);
+    let found = stats.get(key);
+    if (!found) {
+      found = listOf(scope, signal).then((list) => statFiles(scope.root, list.files));
+      stats.set(key, found);
+      found.catch(() => stats.delete(key));
+    }
+    return found;
+  };
   const indexOf = (scope: SearchScope, path: string): ScopeIndex => {
     const key = keyOf(scope);
     let index = indexes.get(key);
@@ -84,9 +97,9 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
         cache &&
         createSearchStore({
           cache,
-          root: scope.root,
           key: storeKeyOf(scope, path),
           listing: () => listOf(scope),
+          stats: () => statsOf(scope),
           scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout), paths, terms }, record),
           logger,
         });
@@ -100,6 +113,12 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
       const list = await listOf(scope, signal);
       throwIfAborted(signal);
       return list.files;
+    },
+
+    async statFiles(scope, signal) {
+      const [list, found] = await Promise.all([listOf(scope, signal), statsOf(scope, signal)]);
+      throwIfAborted(signal);
+      return { files: list.files, mtimes: found.mtimes, sizes: found.sizes };
     },
 
     async search(request, signal) {

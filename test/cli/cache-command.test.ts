@@ -24,7 +24,7 @@ describe('ctxloop cache', () => {
 
     const text = makeIo({ cwd: r.root });
     expect(await main(['cache', 'stats', '--root', r.root, '--cache', cache], text)).toBe(0);
-    expect(text.stdout.text).toMatch(/^cache of .*\n {2}file {5}.*\.json \(.* with the search index\)\n {2}entries {2}facts 1, scores 0, replies 0, stamps \d\n {2}beside {3}search index .*, tokens index /);
+    expect(text.stdout.text).toMatch(/^cache of .*\n {2}file {5}.*\.json \(.* with the search index\)\n {2}entries {2}facts 1, scores 0, replies 0, stamps \d, results \d\n {2}beside {3}search index .*, tokens index /);
 
     const cleared = makeIo({ cwd: r.root });
     expect(await main(['cache', 'clear', '--cache', cache, '--json'], cleared)).toBe(0);
