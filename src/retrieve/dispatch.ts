@@ -18,9 +18,9 @@ import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
-import { readEvidenceLines } from './hits.js';
+import { readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
-import { scanTerms, type ScanRun } from './scan.js';
+import { scanPatterns, scanTerms, type FileMatches, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
 import { statFiles, type FileStats } from './snapshot.js';
@@ -174,8 +174,18 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // rg that dies, crashes or times out costs this dispatch its content evidence, not the run:
     // the listing still finds files by name and path, and a warning says what was lost.
     const failed: { error?: Error } = {};
+    // What this dispatch's content scan printed, kept until the candidates' lines are had from it.
+    let kept: KeptScan | undefined;
+    const scan = (fresh: ScanTerms, record: (path: string, tally: FileTally) => void): Promise<void> => {
+      const matches = new Map<string, FileMatches>();
+      kept = { patterns: scanPatterns(fresh), matches };
+      return scanTerms({ ...run, terms: fresh, keepMatches: true }, (path, tally) => {
+        if (tally.matches) matches.set(path, tally.matches);
+        record(path, tally);
+      });
+    };
     const scanning = context.index.terms
-      .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan: (fresh, record) => scanTerms({ ...run, terms: fresh }, record) })
+      .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan })
       .then(() => store?.save(context.index.terms))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;
@@ -194,7 +204,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     await Promise.all([
       failed.error
         ? undefined
-        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines).catch((error: unknown) => {
+        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines, kept).catch((error: unknown) => {
             if (!isSearchFailure(error) || context.signal?.aborted) throw error;
             context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
           }),

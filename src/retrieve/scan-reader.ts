@@ -5,13 +5,15 @@
 import { SearchError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
 import { createLineMatcher, MAX_TERM_FREQ } from './collect.js';
-import type { FileTally, ScanTerms } from './scan.js';
+import type { FileMatches, FileTally, ScanTerms } from './scan.js';
 
 /** The terms of one identifier (or literal span): keywords with their counts, literals, symbols. */
 interface FragmentTerms {
   keywords: Array<[string, number]>;
   literals: string[];
   symbols: string[];
+  /** The fragment itself, one string for all its occurrences. */
+  text: string;
 }
 
 /** `createLineMatcher` over one identifier (or literal span) at a time, remembered: identifiers repeat. */
@@ -24,7 +26,7 @@ export function createFragmentMatcher(terms: ScanTerms): (fragment: string) => F
       // bounded: a repository of generated names would otherwise grow it without end
       if (memo.size >= 100_000) memo.clear();
       const line = match(fragment);
-      found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols } : null;
+      found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols, text: fragment } : null;
       memo.set(fragment, found);
     }
     return found ?? undefined;
@@ -60,12 +62,16 @@ export class ScanReader {
   private line = 0;
   private keywordsOfLine: string[] = [];
   private spansOfLine: string[] = [];
+  /** With `keepMatches`: the file's matches holding a term, in output order. */
+  private matchLines: number[] = [];
+  private matchTexts: string[] = [];
 
   constructor(
     private readonly match: (fragment: string) => FragmentTerms | undefined,
     private readonly terms: ScanTerms,
     private readonly lines: boolean,
     private readonly onFile: (path: string, tally: FileTally) => void,
+    private readonly keepMatches = false,
   ) {}
 
   read(record: string): void {
@@ -90,7 +96,12 @@ export class ScanReader {
     if (this.path !== undefined && !this.binary && (this.termFreq.size > 0 || this.literals.size > 0 || this.symbols.size > 0)) {
       const tally: FileTally = { termFreq: Object.fromEntries(this.termFreq), literals: this.literals, symbols: this.symbols };
       if (this.lineTerms) tally.lines = this.lineTerms;
+      if (this.keepMatches) tally.matches = { lines: this.matchLines, texts: this.matchTexts };
       this.onFile(this.path, tally);
+    }
+    if (this.matchLines.length > 0) {
+      this.matchLines = [];
+      this.matchTexts = [];
     }
     this.path = undefined;
     this.termFreq = new Map();
@@ -100,22 +111,38 @@ export class ScanReader {
     this.binary = false;
   }
 
+  /** One file's matches as an earlier scan kept them (`keepMatches`), read as if rg printed them now. */
+  replay(path: string, matches: FileMatches): void {
+    this.end();
+    this.path = path;
+    for (let i = 0; i < matches.lines.length; i++) this.apply(matches.lines[i]!, matches.texts[i]!);
+    this.end();
+  }
+
   /** False when the record is not `N:text`. */
   private readMatch(record: string, from: number): boolean {
     const parsed = parseRecord(record, from);
     if (!parsed) return false;
-    const terms = this.match(record.slice(parsed.text));
-    if (!terms || this.path === undefined) return true;
+    this.apply(parsed.line, record.slice(parsed.text));
+    return true;
+  }
+
+  private apply(line: number, fragment: string): void {
+    const terms = this.match(fragment);
+    if (!terms || this.path === undefined) return;
     for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
     for (const literal of terms.literals) this.literals.add(literal);
     for (const symbol of terms.symbols) this.symbols.add(symbol);
+    if (this.keepMatches) {
+      this.matchLines.push(line);
+      this.matchTexts.push(terms.text);
+    }
     if (this.lines) {
-      if (parsed.line !== this.line) this.endLine();
-      this.line = parsed.line;
+      if (line !== this.line) this.endLine();
+      this.line = line;
       for (const [keyword] of terms.keywords) if (!this.keywordsOfLine.includes(keyword)) this.keywordsOfLine.push(keyword);
       for (const span of [...terms.literals, ...terms.symbols]) if (!this.spansOfLine.includes(span)) this.spansOfLine.push(span);
     }
-    return true;
   }
 
   private endLine(): void {

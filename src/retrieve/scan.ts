@@ -22,6 +22,14 @@ export interface FileTally {
   symbols: Set<string>;
   /** With `ScanRun.lines`: the terms of each matched line (keywords in the order they appear, then literals, then symbols). */
   lines?: Map<number, string[]>;
+  /** With `ScanRun.keepMatches`: what rg printed of the file that holds a term, in order (see `replayLines`). */
+  matches?: FileMatches;
+}
+
+/** The matches rg printed of one file, as line numbers and the identifiers (or spans) on them. */
+export interface FileMatches {
+  lines: number[];
+  texts: string[];
 }
 
 export interface ScanRun extends RgFilter {
@@ -32,6 +40,8 @@ export interface ScanRun extends RgFilter {
   terms: ScanTerms;
   /** Also record the terms of each line (for candidates: the output grows with the matches). */
   lines?: boolean;
+  /** Also keep each file's matches (`FileTally.matches`), so its lines can be had later without a scan. */
+  keepMatches?: boolean;
   logger: Logger;
   signal?: AbortSignal | undefined;
   /** Milliseconds one rg process may run. */
@@ -69,7 +79,10 @@ export function escapeRegex(text: string): string {
  * widened alternation is a third faster to search than a hundred.
  */
 export function scanPatterns(terms: ScanTerms): string[] {
-  const spans = [...terms.literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)].map((core) => ({ core, word: false }));
+  // literals differing only in case match alike: one pattern (the first spelling), as one term of the index
+  const lowered = new Set<string>();
+  const literals = terms.literals.filter((l) => !lowered.has(l.toLowerCase()) && Boolean(lowered.add(l.toLowerCase())));
+  const spans = [...literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)].map((core) => ({ core, word: false }));
   const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => ({ core: `(?i:${escapeRegex(k)})`, word: IDENT_ONLY.test(k) }));
   const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => ({ core: `(?i:${[...k].join('[_$]*')})`, word: true }));
   const names = terms.symbols.filter(isIdentifier).map((s) => ({ core: escapeRegex(s), word: true }));
@@ -101,6 +114,23 @@ function isIdentifier(symbol: string): boolean {
 }
 
 /**
+ * The terms of each matched line of `paths`, as a lines scan (`ScanRun.lines`) for `terms` finds
+ * them, from the matches an earlier scan kept: the same only when that scan ran the same
+ * patterns (`scanPatterns`) over those files. A file without kept matches held no term.
+ */
+export function replayLines(kept: ReadonlyMap<string, FileMatches>, paths: readonly string[], terms: ScanTerms): Map<string, Map<number, string[]>> {
+  const found = new Map<string, Map<number, string[]>>();
+  const reader = new ScanReader(createFragmentMatcher(terms), terms, true, (path, tally) => {
+    if (tally.lines) found.set(path, tally.lines);
+  });
+  for (const path of paths) {
+    const matches = kept.get(path);
+    if (matches) reader.replay(path, matches);
+  }
+  return found;
+}
+
+/**
  * Runs the scan and calls `onFile` once per text file holding a term. A file rg finds binary
  * part-way (a NUL after some matches) is left out, as the line search leaves it out.
  */
@@ -108,7 +138,7 @@ export async function scanTerms(run: ScanRun, onFile: (path: string, tally: File
   const patterns = scanPatterns(run.terms);
   if (run.paths.length === 0 || patterns.length === 0) return;
   const args = [...commonArgs(run), '--only-matching', '--line-number', '--with-filename', '--heading', '--null', '--max-count', String(MAX_LINES_PER_FILE), '-f', '-', ...pathArgs(run.paths)];
-  const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile);
+  const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile, run.keepMatches ?? false);
   await runRg({ ...run, args, stdin: `${patterns.join('\n')}\n` }, (line) => reader.read(line));
   reader.end();
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
-import { scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
+import { replayLines, scanPatterns, scanTerms, type FileMatches, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -107,6 +107,27 @@ describe('scanTerms', () => {
     expect(together['a.ts']?.termFreq).toEqual({ fromjson: 2, json: 2, stor: 2, user: 2, провер: 1, expir: 1 });
   });
 
+  it('replays the lines of a kept scan exactly as a scan of those files for them finds them', async () => {
+    const r = repo({
+      'a.ts': 'log("Set-Cookie expired")\nconst token = 1; expire(token) // set-cookie\nexport class UserStore { save$() {} }\n',
+      'b.py': 'def get_user_store(x):\n    return x.token_expired or STORE\n',
+      'c.md': 'nothing to see\n',
+    });
+    const all = terms({ keywords: ['token', 'expir', 'stor', 'user'], literals: ['Set-Cookie', 'set-cookie'], symbols: ['UserStore', 'save$', 'x.token_expired'] });
+    const rgPath = await resolveRgPath(process.env, silentLogger);
+    const run = { rgPath, root: r.root, iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
+    const kept = new Map<string, FileMatches>();
+    // the whole-scope scan runs the terms once each (literals differing in case are one term)
+    const once = terms({ ...all, literals: ['Set-Cookie'] });
+    await scanTerms({ ...run, paths: [''], terms: once, keepMatches: true }, (path, tally) => tally.matches && kept.set(path, tally.matches));
+    expect(scanPatterns(once)).toEqual(scanPatterns(all));
+    const scanned = new Map<string, Map<number, string[]>>();
+    const paths = ['a.ts', 'b.py', 'c.md'];
+    await scanTerms({ ...run, paths, terms: all, lines: true }, (path, tally) => tally.lines && scanned.set(path, tally.lines));
+    expect(replayLines(kept, paths, all)).toEqual(scanned);
+    expect(scanned.get('a.ts')?.get(1)).toEqual(['expir', 'Set-Cookie', 'set-cookie']);
+  });
+
   it('finds nothing without throwing when nothing matches', async () => {
     const r = repo({ 'a.ts': 'alpha\n' });
     expect(await scan(r.root, { keywords: ['zeta'] })).toEqual({});
@@ -154,6 +175,10 @@ describe('scanPatterns', () => {
       '[A-Za-z0-9_$]*User\\.save[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*(?:(?i:entr)|(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)|save\\$)[A-Za-z0-9_$]*',
     ]);
+  });
+
+  it('gives literals differing only in case one pattern, the first spelling', () => {
+    expect(scanPatterns(terms({ literals: ['Set-Cookie', 'x', 'SET-COOKIE', 'set-cookie'] }))).toEqual(['[A-Za-z0-9_$]*(?i:Set\\-Cookie)[A-Za-z0-9_$]*', '[A-Za-z0-9_$]*(?i:x)[A-Za-z0-9_$]*']);
   });
 
   it('gives a term in another script a pattern of its own, keeping the order of the rest', () => {
