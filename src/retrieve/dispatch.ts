@@ -20,7 +20,8 @@ import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
 import { readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
-import { scanPatterns, scanTerms, type FileMatches, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
+import { MatchLog } from './match-log.js';
+import { scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
 import { statFiles, type FileStats } from './snapshot.js';
@@ -176,13 +177,10 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     const failed: { error?: Error } = {};
     // What this dispatch's content scan printed, kept until the candidates' lines are had from it.
     let kept: KeptScan | undefined;
-    const scan = (fresh: ScanTerms, record: (path: string, tally: FileTally) => void): Promise<void> => {
-      const matches = new Map<string, FileMatches>();
-      kept = { patterns: scanPatterns(fresh), matches };
-      return scanTerms({ ...run, terms: fresh, keepMatches: true }, (path, tally) => {
-        if (tally.matches) matches.set(path, tally.matches);
-        record(path, tally);
-      });
+    const scan = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void): Promise<void> => {
+      const log = new MatchLog();
+      await scanTerms({ ...run, terms: fresh, matchLog: log }, record);
+      if (!log.overflowed) kept = { patterns: scanPatterns(fresh), log };
     };
     const scanning = context.index.terms
       .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan })

@@ -8,7 +8,8 @@ import pLimit from 'p-limit';
 import type { Candidate, Hit } from '../core/types.js';
 import { MAX_HIT_TEXT, selectHits } from './collect.js';
 import type { LineIndex } from './line-index.js';
-import { replayLines, scanPatterns, scanTerms, type FileMatches, type ScanRun, type ScanTerms } from './scan.js';
+import type { MatchLog } from './match-log.js';
+import { replayLines, scanPatterns, scanTerms, type ScanRun, type ScanTerms } from './scan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const NEWLINE = 0x0a;
@@ -45,10 +46,10 @@ export async function readHits(root: string, path: string, lines: ReadonlyMap<nu
   return hits;
 }
 
-/** The matches a content scan of the whole scope kept (`ScanRun.keepMatches`), and the patterns it ran. */
+/** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the patterns it ran. */
 export interface KeptScan {
   patterns: string[];
-  matches: ReadonlyMap<string, FileMatches>;
+  log: MatchLog;
 }
 
 /**
@@ -63,7 +64,7 @@ export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerm
   await Promise.all(
     lines.missing([...byPath.keys()], terms).map(async (group) => {
       if (kept && samePatterns(kept.patterns, scanPatterns(group.terms))) {
-        lines.record(group.paths, group.terms, replayLines(kept.matches, group.paths, group.terms));
+        lines.record(group.paths, group.terms, replayLines(kept.log, group.paths, group.terms));
         return;
       }
       const found = new Map<string, Map<number, string[]>>();

@@ -5,7 +5,8 @@
 import { SearchError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
 import { createLineMatcher, MAX_TERM_FREQ } from './collect.js';
-import type { FileMatches, FileTally, ScanTerms } from './scan.js';
+import type { MatchLog } from './match-log.js';
+import type { FileTally, ScanTerms } from './scan.js';
 
 /** The terms of one identifier (or literal span): keywords with their counts, literals, symbols. */
 interface FragmentTerms {
@@ -14,6 +15,8 @@ interface FragmentTerms {
   symbols: string[];
   /** The fragment itself, one string for all its occurrences. */
   text: string;
+  /** Its number in the scan's match log, once logged. */
+  logId?: number;
 }
 
 /** `createLineMatcher` over one identifier (or literal span) at a time, remembered: identifiers repeat. */
@@ -62,16 +65,14 @@ export class ScanReader {
   private line = 0;
   private keywordsOfLine: string[] = [];
   private spansOfLine: string[] = [];
-  /** With `keepMatches`: the file's matches holding a term, in output order. */
-  private matchLines: number[] = [];
-  private matchTexts: string[] = [];
 
   constructor(
     private readonly match: (fragment: string) => FragmentTerms | undefined,
     private readonly terms: ScanTerms,
     private readonly lines: boolean,
     private readonly onFile: (path: string, tally: FileTally) => void,
-    private readonly keepMatches = false,
+    /** Where the matches holding a term are kept, file by file, when they are wanted again. */
+    private readonly log?: MatchLog,
   ) {}
 
   read(record: string): void {
@@ -79,6 +80,7 @@ export class ScanReader {
     if (nul >= 0) {
       this.end();
       this.path = toPosix(record.slice(0, nul));
+      this.log?.startFile(this.path);
       this.readMatch(record, nul + 1);
     } else if (record === '') this.end();
     else if (!this.readMatch(record, 0)) {
@@ -96,13 +98,10 @@ export class ScanReader {
     if (this.path !== undefined && !this.binary && (this.termFreq.size > 0 || this.literals.size > 0 || this.symbols.size > 0)) {
       const tally: FileTally = { termFreq: Object.fromEntries(this.termFreq), literals: this.literals, symbols: this.symbols };
       if (this.lineTerms) tally.lines = this.lineTerms;
-      if (this.keepMatches) tally.matches = { lines: this.matchLines, texts: this.matchTexts };
       this.onFile(this.path, tally);
     }
-    if (this.matchLines.length > 0) {
-      this.matchLines = [];
-      this.matchTexts = [];
-    }
+    if (this.binary) this.log?.discardFile();
+    else this.log?.endFile();
     this.path = undefined;
     this.termFreq = new Map();
     this.literals = new Set();
@@ -111,11 +110,11 @@ export class ScanReader {
     this.binary = false;
   }
 
-  /** One file's matches as an earlier scan kept them (`keepMatches`), read as if rg printed them now. */
-  replay(path: string, matches: FileMatches): void {
+  /** One file's matches as an earlier scan kept them, read as if rg printed them now. */
+  replay(path: string, log: MatchLog): void {
     this.end();
     this.path = path;
-    for (let i = 0; i < matches.lines.length; i++) this.apply(matches.lines[i]!, matches.texts[i]!);
+    log.forEachMatch(path, (line, text) => this.apply(line, text));
     this.end();
   }
 
@@ -133,10 +132,7 @@ export class ScanReader {
     for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
     for (const literal of terms.literals) this.literals.add(literal);
     for (const symbol of terms.symbols) this.symbols.add(symbol);
-    if (this.keepMatches) {
-      this.matchLines.push(line);
-      this.matchTexts.push(terms.text);
-    }
+    this.log?.add(line, terms);
     if (this.lines) {
       if (line !== this.line) this.endLine();
       this.line = line;

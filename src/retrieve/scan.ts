@@ -8,6 +8,7 @@
 import { searchPrefix } from '../core/text.js';
 import type { Logger } from '../core/log.js';
 import type { Query } from '../core/types.js';
+import type { MatchLog } from './match-log.js';
 import { createFragmentMatcher, ScanReader } from './scan-reader.js';
 import { commonArgs, pathArgs, runRg, type RgFilter } from './rg-process.js';
 
@@ -22,14 +23,6 @@ export interface FileTally {
   symbols: Set<string>;
   /** With `ScanRun.lines`: the terms of each matched line (keywords in the order they appear, then literals, then symbols). */
   lines?: Map<number, string[]>;
-  /** With `ScanRun.keepMatches`: what rg printed of the file that holds a term, in order (see `replayLines`). */
-  matches?: FileMatches;
-}
-
-/** The matches rg printed of one file, as line numbers and the identifiers (or spans) on them. */
-export interface FileMatches {
-  lines: number[];
-  texts: string[];
 }
 
 export interface ScanRun extends RgFilter {
@@ -40,8 +33,8 @@ export interface ScanRun extends RgFilter {
   terms: ScanTerms;
   /** Also record the terms of each line (for candidates: the output grows with the matches). */
   lines?: boolean;
-  /** Also keep each file's matches (`FileTally.matches`), so its lines can be had later without a scan. */
-  keepMatches?: boolean;
+  /** Also keep each file's matches there, so its lines can be had later without a scan (`replayLines`). */
+  matchLog?: MatchLog;
   logger: Logger;
   signal?: AbortSignal | undefined;
   /** Milliseconds one rg process may run. */
@@ -118,15 +111,12 @@ function isIdentifier(symbol: string): boolean {
  * them, from the matches an earlier scan kept: the same only when that scan ran the same
  * patterns (`scanPatterns`) over those files. A file without kept matches held no term.
  */
-export function replayLines(kept: ReadonlyMap<string, FileMatches>, paths: readonly string[], terms: ScanTerms): Map<string, Map<number, string[]>> {
+export function replayLines(log: MatchLog, paths: readonly string[], terms: ScanTerms): Map<string, Map<number, string[]>> {
   const found = new Map<string, Map<number, string[]>>();
   const reader = new ScanReader(createFragmentMatcher(terms), terms, true, (path, tally) => {
     if (tally.lines) found.set(path, tally.lines);
   });
-  for (const path of paths) {
-    const matches = kept.get(path);
-    if (matches) reader.replay(path, matches);
-  }
+  for (const path of paths) reader.replay(path, log);
   return found;
 }
 
@@ -138,7 +128,7 @@ export async function scanTerms(run: ScanRun, onFile: (path: string, tally: File
   const patterns = scanPatterns(run.terms);
   if (run.paths.length === 0 || patterns.length === 0) return;
   const args = [...commonArgs(run), '--only-matching', '--line-number', '--with-filename', '--heading', '--null', '--max-count', String(MAX_LINES_PER_FILE), '-f', '-', ...pathArgs(run.paths)];
-  const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile, run.keepMatches ?? false);
+  const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile, run.matchLog);
   await runRg({ ...run, args, stdin: `${patterns.join('\n')}\n` }, (line) => reader.read(line));
   reader.end();
 }

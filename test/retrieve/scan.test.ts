@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
-import { replayLines, scanPatterns, scanTerms, type FileMatches, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
+import { MatchLog } from '../../src/retrieve/match-log.js';
+import { replayLines, scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -116,16 +117,37 @@ describe('scanTerms', () => {
     const all = terms({ keywords: ['token', 'expir', 'stor', 'user'], literals: ['Set-Cookie', 'set-cookie'], symbols: ['UserStore', 'save$', 'x.token_expired'] });
     const rgPath = await resolveRgPath(process.env, silentLogger);
     const run = { rgPath, root: r.root, iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
-    const kept = new Map<string, FileMatches>();
+    const kept = new MatchLog();
     // the whole-scope scan runs the terms once each (literals differing in case are one term)
     const once = terms({ ...all, literals: ['Set-Cookie'] });
-    await scanTerms({ ...run, paths: [''], terms: once, keepMatches: true }, (path, tally) => tally.matches && kept.set(path, tally.matches));
+    await scanTerms({ ...run, paths: [''], terms: once, matchLog: kept }, () => undefined);
     expect(scanPatterns(once)).toEqual(scanPatterns(all));
     const scanned = new Map<string, Map<number, string[]>>();
     const paths = ['a.ts', 'b.py', 'c.md'];
     await scanTerms({ ...run, paths, terms: all, lines: true }, (path, tally) => tally.lines && scanned.set(path, tally.lines));
     expect(replayLines(kept, paths, all)).toEqual(scanned);
     expect(scanned.get('a.ts')?.get(1)).toEqual(['expir', 'Set-Cookie', 'set-cookie']);
+  });
+
+  it('keeps no matches of a file found binary part-way, and none at all past its budget', async () => {
+    const late = Buffer.concat([Buffer.from('needle\n'), Buffer.alloc(300_000, 'x'), Buffer.from('\n\0needle\n')]);
+    const r = repo({ 'late.txt': late, 'ok.txt': 'needle\nneedle needle\n' });
+    const rgPath = await resolveRgPath(process.env, silentLogger);
+    const run = { rgPath, root: r.root, paths: [''], terms: terms({ keywords: ['needl'] }), iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
+    const log = new MatchLog();
+    await scanTerms({ ...run, matchLog: log }, () => undefined);
+    const seen = (path: string): number[] => {
+      const lines: number[] = [];
+      log.forEachMatch(path, (line) => lines.push(line));
+      return lines;
+    };
+    expect([seen('ok.txt'), seen('late.txt')]).toEqual([[1, 2, 2], []]);
+    const small = new MatchLog(2);
+    await scanTerms({ ...run, matchLog: small }, () => undefined);
+    expect(small.overflowed).toBe(true);
+    const none: number[] = [];
+    small.forEachMatch('ok.txt', (line) => none.push(line));
+    expect(none).toEqual([]);
   });
 
   it('finds nothing without throwing when nothing matches', async () => {
