@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Cache, Tokenizer } from '../core/deps.js';
 import { tokenizerOf, type CountTokens } from './count-with.js';
 import { createTokenCounts, type TokenCounts } from './token-counts.js';
+import { startTokenThread } from './token-thread.js';
 
 export interface LazyTokenizer {
   tokenizer: Tokenizer;
@@ -19,9 +20,9 @@ export interface LazyTokenizerOptions {
 /**
  * The o200k tokenizer behind a memo of counts kept between runs (by a hash of the text, so an
  * exact count either way). Its tables take about 130 ms to load: with no counts kept (a cold
- * cache) it loads in the background while ripgrep scans, as every text will need it; with counts
- * kept it loads only when a text misses, synchronously then, so a warm run that packs what it
- * packed before never loads it. Counting before `ready` resolves throws.
+ * cache) they load at once on a thread of their own (`token-thread.ts`), as every text will need
+ * them; with counts kept the tokenizer loads only when a text misses, synchronously then, so a
+ * warm run that packs what it packed before never loads it. Counting before `ready` resolves throws.
  */
 export function loadTokenizer(options: LazyTokenizerOptions = {}): LazyTokenizer {
   let counts: TokenCounts | undefined;
@@ -32,8 +33,12 @@ export function loadTokenizer(options: LazyTokenizerOptions = {}): LazyTokenizer
       void (async () => {
         counts = await createTokenCounts(options.cache);
         if (counts.size === 0 && !real) {
-          const loaded = (await import('./tokens.js')).createTokenizer();
-          real ??= loaded;
+          // Every text will need counting: the tables load on a thread of their own meanwhile, or here.
+          real = startTokenThread(loadNow);
+          if (!real) {
+            const loaded = (await import('./tokens.js')).createTokenizer();
+            real ??= loaded;
+          }
         }
       })().then(resolve, reject);
     };

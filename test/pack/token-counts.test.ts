@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCache, createMemoryCache } from '../../src/cache/store.js';
 import { loadTokenizer } from '../../src/pack/lazy-tokens.js';
 import { createTokenCounts } from '../../src/pack/token-counts.js';
+import { startTokenThread } from '../../src/pack/token-thread.js';
 import { createTokenizer } from '../../src/pack/tokens.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -68,5 +69,15 @@ describe('loadTokenizer', () => {
     const lazy = loadTokenizer({ cache: createMemoryCache() });
     const state = await Promise.race([lazy.ready.then(() => 'ready'), new Promise((resolve) => setTimeout(() => resolve('pending'), 50))]);
     expect(state).toBe('pending');
+  });
+});
+
+describe('startTokenThread', () => {
+  it('counts on a thread of its own as the tokenizer does here, synchronously', () => {
+    let fellBack = 0;
+    const threaded = startTokenThread(() => ((fellBack += 1), tokenizer));
+    expect(threaded).toBeDefined();
+    for (const text of [...TEXTS, TEXTS[2]!.repeat(2000)]) expect(threaded!.count(text)).toBe(tokenizer.count(text));
+    expect(fellBack).toBe(0);
   });
 });
