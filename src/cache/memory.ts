@@ -1,4 +1,4 @@
-import type { Cache, FileStamp } from '../core/deps.js';
+import type { Cache, FileStamp, MemoEntry } from '../core/deps.js';
 import type { FileFacts, Score } from '../core/types.js';
 
 /** A cache that lives for the process only (`--no-cache`): same behaviour, nothing written. */
@@ -7,6 +7,7 @@ export function createMemoryCache(): Cache {
   const scores = new Map<string, Score>();
   const replies = new Map<string, unknown>();
   const stamps = new Map<string, FileStamp>();
+  const results = new Map<string, MemoEntry>();
   const blobs = new Map<string, unknown>();
   return {
     getFacts: (key) => facts.get(key),
@@ -17,6 +18,8 @@ export function createMemoryCache(): Cache {
     setReply: (key, value) => void replies.set(key, value),
     getStamp: (path) => stamps.get(path),
     setStamp: (path, stamp) => void stamps.set(path, stamp),
+    getResult: (key) => results.get(key),
+    setResult: (key, entry) => void results.set(key, entry),
     readBlob: async (name) => blobs.get(name),
     writeBlob: (name, value) => void blobs.set(name, value),
     flush: async () => {},

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { FileStamp } from '../core/deps.js';
+import type { FileStamp, MemoEntry } from '../core/deps.js';
 import type { FileFacts, Score } from '../core/types.js';
 
 /** 2: replies and stamps got layers of their own (a version-1 file is moved aside and rebuilt). */
 export const CACHE_FORMAT = 2;
 
 /** The entry layers of the store. */
-export const LAYERS = ['facts', 'scores', 'replies', 'stamps'] as const;
+export const LAYERS = ['facts', 'scores', 'replies', 'stamps', 'results'] as const;
 export type Layer = (typeof LAYERS)[number];
 
 const entrySchema = z.object({ v: z.unknown(), t: z.number() });
@@ -23,6 +23,8 @@ export const cacheFileSchema = z.object({
   scores: z.record(z.string(), entrySchema),
   replies: z.record(z.string(), entrySchema),
   stamps: z.record(z.string(), entrySchema),
+  // Added after format 2 shipped: a file without it reads as having none (and an older ctxloop drops it).
+  results: z.record(z.string(), entrySchema).default({}),
 });
 
 export interface Entry<T> {
@@ -65,6 +67,9 @@ export const stampSchema: z.ZodType<FileStamp> = z.object({ mtimeMs: z.number(),
 /** Replies are any JSON; whoever reads one validates it against its own schema. */
 export const replySchema = z.unknown();
 
+/** A whole run's result and the repository state it was computed on (`orchestrator/result-memo.ts` checks the result further). */
+export const memoSchema: z.ZodType<MemoEntry> = z.object({ state: z.string(), result: z.record(z.string(), z.unknown()) }) as unknown as z.ZodType<MemoEntry>;
+
 export function emptyCacheFile(root: string): CacheFile {
-  return { version: CACHE_FORMAT, root, facts: {}, scores: {}, replies: {}, stamps: {} };
+  return { version: CACHE_FORMAT, root, facts: {}, scores: {}, replies: {}, stamps: {}, results: {} };
 }

@@ -1,7 +1,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
-import type { Cache, FileStamp } from '../core/deps.js';
+import type { Cache, FileStamp, MemoEntry } from '../core/deps.js';
 import { CacheError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts, Score } from '../core/types.js';
@@ -9,7 +9,7 @@ import { createJsonFile } from './atomic-file.js';
 import { createBlobs } from './blobs.js';
 import { mergeLayer } from './merge.js';
 import { cacheFileFor } from './paths.js';
-import { cacheFileSchema, emptyCacheFile, factsSchema, LAYERS, replySchema, scoreSchema, stampSchema, type CacheFile, type Layer } from './schema.js';
+import { cacheFileSchema, emptyCacheFile, factsSchema, LAYERS, memoSchema, replySchema, scoreSchema, stampSchema, type CacheFile, type Layer } from './schema.js';
 
 export { cacheStats, clearCache, type CacheStats } from './admin.js';
 export { createMemoryCache } from './memory.js';
@@ -26,6 +26,12 @@ export interface CacheOptions {
    * @default 50000
    */
   maxEntries?: number;
+  /**
+   * Whole results kept (the `results` layer): each is the size of a result, and the file is read at
+   * every start, so far fewer.
+   * @default 100
+   */
+  maxResults?: number;
 }
 
 /** An entry older than this is re-stamped when read, so what is still used is not evicted. */
@@ -38,7 +44,7 @@ const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
  * A corrupt, truncated or older-format file is moved aside; an unwritable directory leaves the
  * cache in memory. Blobs (`blobs.ts`) sit next to the file. Never throws.
  */
-export async function createCache({ dir, root, logger = silentLogger, maxEntries = 50_000 }: CacheOptions): Promise<Cache> {
+export async function createCache({ dir, root, logger = silentLogger, maxEntries = 50_000, maxResults = 100 }: CacheOptions): Promise<Cache> {
   const file = await cacheFileFor(dir, root);
   const json = createJsonFile(file);
   const db = new Low<CacheFile>(
@@ -113,7 +119,7 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
       }
       const base = disk ?? emptyCacheFile(root);
       const merged = emptyCacheFile(root);
-      for (const layer of LAYERS) merged[layer] = mergeLayer(base[layer], db.data[layer], dirty[layer], maxEntries);
+      for (const layer of LAYERS) merged[layer] = mergeLayer(base[layer], db.data[layer], dirty[layer], layer === 'results' ? maxResults : maxEntries);
       db.data = merged;
       await db.write();
       for (const layer of LAYERS) dirty[layer].clear();
@@ -131,6 +137,8 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
     setReply: (key, value) => set('replies', key, value),
     getStamp: (path) => get<FileStamp>('stamps', path, stampSchema),
     setStamp: (path, stamp) => set('stamps', path, stamp),
+    getResult: (key) => get<MemoEntry>('results', key, memoSchema),
+    setResult: (key, entry) => set('results', key, entry),
     async readBlob(name) {
       try {
         return await blobs.read(name);

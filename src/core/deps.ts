@@ -3,7 +3,7 @@
  * (orchestrator); tests replace any of them.
  */
 import type { Logger } from './log.js';
-import type { Candidate, DispatchResult, EgressPart, FileFacts, Query, Score, SearchStats, Usage } from './types.js';
+import type { Candidate, DispatchResult, EgressPart, FileFacts, Query, RetrieveResult, Score, SearchStats, Usage } from './types.js';
 
 /** Where and how to search; paths in `scope`, `include`, `exclude` are root-relative. */
 export interface SearchScope {
@@ -33,6 +33,18 @@ export interface Searcher {
   search(request: SearchRequest, signal?: AbortSignal): Promise<DispatchResult>;
   /** Every searchable file (root-relative, sorted), after the same ignores and skips. */
   listFiles(scope: SearchScope, signal?: AbortSignal): Promise<string[]>;
+  /**
+   * The listing with every file's modification time and size (NaN for one gone since it was
+   * listed), taken once per searcher and scope and shared with the search index kept between runs.
+   */
+  statFiles?(scope: SearchScope, signal?: AbortSignal): Promise<ListedStats>;
+}
+
+/** `Searcher.statFiles`: parallel to `files`. */
+export interface ListedStats {
+  files: string[];
+  mtimes: Float64Array;
+  sizes: Float64Array;
 }
 
 /** Reads and analyses files; facts are cached by content hash. */
@@ -141,6 +153,12 @@ export interface ChatModel {
   attempts?(): number;
 }
 
+/** A memoized result: valid while the repository's state fingerprint is still `state`. */
+export interface MemoEntry {
+  state: string;
+  result: RetrieveResult;
+}
+
 /** What `stat` said of a file when its content hash was taken: the freshness check before hashing. */
 export interface FileStamp {
   mtimeMs: number;
@@ -164,6 +182,9 @@ export interface Cache {
   /** By root-relative path. */
   getStamp(path: string): FileStamp | undefined;
   setStamp(path: string, stamp: FileStamp): void;
+  /** A whole run's result, by `resultKey` (see `orchestrator/result-memo.ts`); fewer are kept than of the other layers. */
+  getResult(key: string): MemoEntry | undefined;
+  setResult(key: string, entry: MemoEntry): void;
   /** A large value kept apart (one file per name), or undefined when absent or unusable. Never throws. */
   readBlob(name: string): Promise<unknown>;
   /** Replaces a blob; written on the next `flush`. */

@@ -80,3 +80,12 @@ export function queryKey(query: Query): string {
     paths: sortedUnique(query.paths),
   });
 }
+
+/**
+ * A whole offline result (`orchestrator/result-memo.ts`): the task, every option that decides the
+ * result, the provider, ripgrep and the code's own fingerprint. The repository's state is checked
+ * against the entry, not keyed: a new state replaces the old entry.
+ */
+export function resultKey(inputs: { [key: string]: Json }): string {
+  return cacheKey('result', inputs);
+}

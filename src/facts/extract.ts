@@ -8,13 +8,11 @@ import { createSource, type Def, type Source } from './source.js';
 import { parseFacts } from './tree-sitter/parse.js';
 import type { Grammar } from './tree-sitter/runtime.js';
 import type { TreeSpec } from './tree-sitter/spec.js';
+import { normalizeNewlines } from './newlines.js';
 
 export type ExtractedFacts = Omit<FileFacts, 'path' | 'hash'>;
 
-/** CRLF → LF only: ripgrep counts lines by `\n`, so a lone `\r` must not start a line here either. */
-export function normalizeNewlines(text: string): string {
-  return text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
-}
+export { normalizeNewlines };
 
 /** A loaded grammar and how its tree becomes facts (see `tree-sitter/`). */
 export interface TreeInput {

@@ -7,11 +7,10 @@ import { throwIfAborted } from '../core/errors.js';
 import { languageOf } from '../core/files.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts } from '../core/types.js';
-import { extractFacts, normalizeNewlines, type TreeInput } from './extract.js';
+import type { TreeInput } from './extract.js';
+import { normalizeNewlines } from './newlines.js';
 import { readInsideRoot } from './read-file.js';
 import { isSettled, statInsideRoot } from './stamp.js';
-import { grammarFor } from './tree-sitter/grammars.js';
-import { loadGrammar } from './tree-sitter/runtime.js';
 
 export interface FactsReaderOptions {
   cache: Cache;
@@ -81,9 +80,9 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   // Grammars load lazily, the first time a file of their language is read, and stay loaded.
   // A grammar that should have loaded and did not leaves `missing` set: those facts are not cached.
   const treeFor = async (path: string, text: string): Promise<{ tree?: TreeInput; missing?: boolean }> => {
-    const choice = treeSitter && text.length <= MAX_PARSE_CHARS ? grammarFor(path, text) : undefined;
+    const choice = treeSitter && text.length <= MAX_PARSE_CHARS ? (await import('./tree-sitter/grammars.js')).grammarFor(path, text) : undefined;
     if (!choice) return {};
-    const grammar = await loadGrammar(choice.grammar, (message) => logger.warn(message));
+    const grammar = await (await import('./tree-sitter/runtime.js')).loadGrammar(choice.grammar, (message) => logger.warn(message));
     return grammar ? { tree: { grammar, spec: choice.spec } } : { missing: true };
   };
 
@@ -103,6 +102,8 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
     if (cached) return cached;
     const text = decode(bytes);
     const { tree, missing } = await treeFor(path, text);
+    // The extractors (and tree-sitter) are loaded with the first file not in the cache: a warm run never needs them.
+    const { extractFacts } = await import('./extract.js');
     const facts: FileFacts = { path, hash, ...extractFacts(path, text, tree) };
     if (!missing) cache.setFacts(factsKey(hash, version), facts);
     return facts;

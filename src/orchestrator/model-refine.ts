@@ -1,5 +1,5 @@
 import type { Gap, Query, Score, Usage } from '../core/types.js';
-import { mergeRefinement, refineWithModel, type MergedRefinement } from '../refine/llm-refine.js';
+import type { MergedRefinement } from '../refine/llm-refine.js';
 import type { ModelRoles } from './model-roles.js';
 
 export interface ModelRefineStep {
@@ -17,6 +17,8 @@ export interface ModelRefineStep {
  * as is (`merged` absent); a provider failure throws, for the orchestrator to fall back.
  */
 export async function refineWithModelRoles(model: ModelRoles, step: ModelRefineStep, signal?: AbortSignal): Promise<{ merged?: MergedRefinement; usage: Usage }> {
+  // loaded on use, as the planner's
+  const { mergeRefinement, refineWithModel } = await import('../refine/llm-refine.js');
   const reply = await refineWithModel(model.chat, model.prompts.get('refine')!, { task: step.task, scores: step.scores, gaps: step.gaps, query: step.dispatched }, signal, model.memo);
   if (!reply.ok) {
     model.logger.warn(`${model.chat.provider}: unusable refine reply twice (${reply.problem}); refining offline`);

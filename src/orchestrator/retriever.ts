@@ -9,10 +9,10 @@ import { createOfflineEvaluator } from '../evaluate/offline/index.js';
 import { createFactsReader } from '../facts/reader.js';
 import { loadTokenizer } from '../pack/lazy-tokens.js';
 import { createSearcher } from '../retrieve/dispatch.js';
-import { loadRoles, type Roles } from '../roles/agents.js';
+import type { Roles } from '../roles/agents.js';
 import { resolveRunOptions } from './config.js';
 import { runLoop, type LoopContext } from './loop.js';
-import { createModelRoles } from './model-roles.js';
+import { runMemoized, watchWarnings } from './result-memo.js';
 import { labelRoots, retrieveAcrossRoots, scopeFor } from './roots.js';
 
 export interface Retriever {
@@ -51,18 +51,23 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   };
 
   /** One root's loop, ready to run: roles loaded, provider chosen (and said, when `announce`), caches and evaluator built. */
-  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<LoopContext> => {
-    roles ??= loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir });
-    const loaded = await roles;
+  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<StartedRun> => {
     // An injected evaluator is the caller's choice: no provider is picked around it.
     const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
+    // The roles are read (and checked) when a model will use them, or when the user named a folder
+    // of their own, whose mistakes show at start either way; an offline run on the bundled ones
+    // skips them (and the YAML and schema modules they load).
+    if (choice.model || resolved.agentsDir !== undefined || resolved.promptsDir !== undefined) {
+      roles ??= import('../roles/agents.js').then((m) => m.loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir }));
+    }
+    const loaded = await roles;
     if (resolved.noEgress && choice.model) throw egressRefused(choice);
     if (announce) {
       logger.info(choice.note);
       if (choice.fallback) logger.warn(choice.fallback.message);
     }
     const cache = await cacheFor(resolved, overrides, logger);
-    const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve() } : loadTokenizer();
+    const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve(), start: () => undefined } : loadTokenizer({ cache });
     const deps: Deps = {
       searcher: overrides.searcher ?? createSearcher({ logger, env, cache, timeout: resolved.searchTimeout }),
       facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
@@ -72,8 +77,8 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       clock: overrides.clock ?? { now: () => performance.now() },
       logger,
     };
-    const model = choice.model && createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
-    return {
+    const model = choice.model && loaded && (await import('./model-roles.js')).createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
+    const ctx: LoopContext = {
       task,
       options: resolved,
       deps,
@@ -84,13 +89,22 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),
       tokenizerReady: tokens.ready,
     };
+    // The tokenizer loads (or its kept counts are read) when the loop is about to run, not for a kept result.
+    return { ctx, begin: () => (tokens.start(), ctx) };
   };
 
   return {
     async retrieve(task, options = {}) {
       const merged = mergeOptions(config, options);
       const roots = labelRoots(merged);
-      if (!roots) return runLoop(await startRun(task, await resolveRun(merged), true));
+      if (!roots) {
+        const run = await resolveRun(merged);
+        const watch = watchWarnings(run.logger);
+        const { ctx, begin } = await startRun(task, { ...run, logger: watch.logger }, true);
+        const bypass = ctx.model !== undefined || overrides.searcher !== undefined || overrides.facts !== undefined || overrides.evaluator !== undefined;
+        const memo = { task, options: ctx.options, provider: ctx.provider, bypass, fallback: ctx.fallback, cache: ctx.deps.cache, searcher: ctx.deps.searcher, env: run.env, logger: watch.logger, warned: watch.warned, signal: ctx.signal };
+        return runMemoized(memo, (cache) => runLoop({ ...begin(), deps: { ...ctx.deps, cache } }));
+      }
       const labels = roots.map((r) => r.label);
       const shared: RetrieveOptions = { ...merged };
       delete shared.roots;
@@ -100,7 +114,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
         resolve: async (root, signal) => {
           const scope = scopeFor(merged.scope, root.label, labels);
           const run = await resolveRun({ ...shared, root: root.path, signal, ...(scope === undefined ? {} : { scope }) });
-          return { path: run.resolved.root, start: (announce) => startRun(task, run, announce) };
+          return { path: run.resolved.root, start: async (announce) => (await startRun(task, run, announce)).begin() };
         },
       });
     },
@@ -108,6 +122,12 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       for (const cache of caches.values()) await (await cache).flush();
     },
   };
+}
+
+/** A root's loop, ready: `begin` starts what only a real run needs (the tokenizer) and gives its context. */
+interface StartedRun {
+  ctx: LoopContext;
+  begin: () => LoopContext;
 }
 
 interface ResolvedRun {

@@ -2,7 +2,7 @@ import type { Deps, SearchScope } from '../core/deps.js';
 import { redactSecrets } from '../core/redact.js';
 import type { Candidate, EgressPart, Gap, Query, Usage } from '../core/types.js';
 import { renderSignatureParts } from '../evaluate/signature.js';
-import { runScout, type ScoutAction, type ToolOutcome } from '../refine/llm-scout.js';
+import type { ScoutAction, ToolOutcome } from '../refine/llm-scout.js';
 import type { ModelRoles } from './model-roles.js';
 
 /** Subagents per cycle, and model turns each: bounded, so a cycle's cost is bounded. */
@@ -37,6 +37,8 @@ export async function runScouts({ model, deps, scope, files, task, gaps, focusAr
   const goals = scoutGoals(gaps, focusAreas);
   if (goals.length === 0) return { found: [], usage };
   const tools = createTools(deps, scope, new Set(files));
+  // loaded on use, as the planner's
+  const { runScout } = await import('../refine/llm-scout.js');
   const runs = await Promise.all(goals.map((goal) => runScout({ model: model.chat, template, task, goal, tools, maxSteps: MAX_STEPS, signal, memo: model.memo })));
   const found = new Map<string, Candidate>();
   for (const run of runs) {

@@ -14,16 +14,17 @@ import { isAbortError, isCtxloopError, throwIfAborted } from '../core/errors.js'
 import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
 import { ripgrepSkipGlobs } from './filters.js';
-import { listFilesByGlob } from './glob.js';
 import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
-import { readEvidenceLines } from './hits.js';
+import { readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
-import { scanTerms, type ScanRun } from './scan.js';
+import { MatchLog } from './match-log.js';
+import { scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
+import { statFiles, type FileStats } from './snapshot.js';
 import { TermIndex, type TermKey } from './term-index.js';
 
 export interface SearcherOptions {
@@ -42,6 +43,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const env = options.env ?? process.env;
   let rgPath: Promise<string> | undefined;
   const lists = new Map<string, Promise<FileList>>();
+  const stats = new Map<string, Promise<FileStats>>();
   const indexes = new Map<string, ScopeIndex>();
   const keyOf = (scope: SearchScope): string => JSON.stringify([scope.root, scope.scope, scope.include, scope.exclude, scope.maxFileSize]);
   const timeout = options.timeout ?? 60_000;
@@ -64,7 +66,8 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           // rg that crashes, hangs or prints garbage costs speed, not the run: fast-glob lists instead
           if (!isSearchFailure(error) || signal?.aborted) throw error;
           warnOnce(`ripgrep could not list the files (${(error as Error).message}); listing them with fast-glob instead`);
-          const listed = await listFilesByGlob(scope);
+          // loaded on use: fast-glob and the JavaScript ignore rules are the fallback only
+          const listed = await (await import('./glob.js')).listFilesByGlob(scope);
           const files = listed.files.map((f) => f.path);
           return { files, avgSize: files.length === 0 ? 0 : listed.files.reduce((sum, f) => sum + f.size, 0) / files.length, skipped: listed.skipped };
         }),
@@ -75,6 +78,17 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     }
     return list;
   };
+  /** Every listed file stated once, for the index kept between runs and for whoever else compares states. */
+  const statsOf = (scope: SearchScope, signal?: AbortSignal): Promise<FileStats> => {
+    const key = keyOf(scope);
+    let found = stats.get(key);
+    if (!found) {
+      found = listOf(scope, signal).then((list) => statFiles(scope.root, list.files));
+      stats.set(key, found);
+      found.catch(() => stats.delete(key));
+    }
+    return found;
+  };
   const indexOf = (scope: SearchScope, path: string): ScopeIndex => {
     const key = keyOf(scope);
     let index = indexes.get(key);
@@ -84,9 +98,9 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
         cache &&
         createSearchStore({
           cache,
-          root: scope.root,
           key: storeKeyOf(scope, path),
           listing: () => listOf(scope),
+          stats: () => statsOf(scope),
           scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout), paths, terms }, record),
           logger,
         });
@@ -100,6 +114,12 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
       const list = await listOf(scope, signal);
       throwIfAborted(signal);
       return list.files;
+    },
+
+    async statFiles(scope, signal) {
+      const [list, found] = await Promise.all([listOf(scope, signal), statsOf(scope, signal)]);
+      throwIfAborted(signal);
+      return { files: list.files, mtimes: found.mtimes, sizes: found.sizes };
     },
 
     async search(request, signal) {
@@ -155,8 +175,15 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // rg that dies, crashes or times out costs this dispatch its content evidence, not the run:
     // the listing still finds files by name and path, and a warning says what was lost.
     const failed: { error?: Error } = {};
+    // What this dispatch's content scan printed, kept until the candidates' lines are had from it.
+    let kept: KeptScan | undefined;
+    const scan = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void): Promise<void> => {
+      const log = new MatchLog();
+      await scanTerms({ ...run, terms: fresh, matchLog: log }, record);
+      if (!log.overflowed) kept = { patterns: scanPatterns(fresh), log };
+    };
     const scanning = context.index.terms
-      .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan: (fresh, record) => scanTerms({ ...run, terms: fresh }, record) })
+      .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan })
       .then(() => store?.save(context.index.terms))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;
@@ -175,7 +202,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     await Promise.all([
       failed.error
         ? undefined
-        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines).catch((error: unknown) => {
+        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines, kept).catch((error: unknown) => {
             if (!isSearchFailure(error) || context.signal?.aborted) throw error;
             context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
           }),

@@ -8,7 +8,8 @@ import pLimit from 'p-limit';
 import type { Candidate, Hit } from '../core/types.js';
 import { MAX_HIT_TEXT, selectHits } from './collect.js';
 import type { LineIndex } from './line-index.js';
-import { scanTerms, type ScanRun, type ScanTerms } from './scan.js';
+import type { MatchLog } from './match-log.js';
+import { replayLines, scanPatterns, scanTerms, type ScanRun, type ScanTerms } from './scan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const NEWLINE = 0x0a;
@@ -45,15 +46,27 @@ export async function readHits(root: string, path: string, lines: ReadonlyMap<nu
   return hits;
 }
 
+/** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the patterns it ran. */
+export interface KeptScan {
+  patterns: string[];
+  log: MatchLog;
+}
+
 /**
  * The evidence lines of the candidates found by content: one scan over those files alone, for
- * the terms each was not scanned for in an earlier cycle, then their best lines read.
+ * the terms each was not scanned for in an earlier cycle, then their best lines read. When the
+ * dispatch's own content scan ran exactly the patterns that scan would run, rg already printed
+ * those lines: they are replayed from what it kept instead.
  */
-export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex): Promise<void> {
+export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex, kept?: KeptScan): Promise<void> {
   const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
   if (byPath.size === 0) return;
   await Promise.all(
     lines.missing([...byPath.keys()], terms).map(async (group) => {
+      if (kept && samePatterns(kept.patterns, scanPatterns(group.terms))) {
+        lines.record(group.paths, group.terms, replayLines(kept.log, group.paths, group.terms));
+        return;
+      }
       const found = new Map<string, Map<number, string[]>>();
       await scanTerms({ ...run, paths: group.paths, terms: group.terms, lines: true }, (path, tally) => {
         if (tally.lines) found.set(path, tally.lines);
@@ -71,4 +84,8 @@ export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerm
       }),
     ),
   );
+}
+
+function samePatterns(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
 }

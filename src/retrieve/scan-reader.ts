@@ -5,6 +5,7 @@
 import { SearchError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
 import { createLineMatcher, MAX_TERM_FREQ } from './collect.js';
+import type { MatchLog } from './match-log.js';
 import type { FileTally, ScanTerms } from './scan.js';
 
 /** The terms of one identifier (or literal span): keywords with their counts, literals, symbols. */
@@ -12,6 +13,10 @@ interface FragmentTerms {
   keywords: Array<[string, number]>;
   literals: string[];
   symbols: string[];
+  /** The fragment itself, one string for all its occurrences. */
+  text: string;
+  /** Its number in the scan's match log, once logged. */
+  logId?: number;
 }
 
 /** `createLineMatcher` over one identifier (or literal span) at a time, remembered: identifiers repeat. */
@@ -24,7 +29,7 @@ export function createFragmentMatcher(terms: ScanTerms): (fragment: string) => F
       // bounded: a repository of generated names would otherwise grow it without end
       if (memo.size >= 100_000) memo.clear();
       const line = match(fragment);
-      found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols } : null;
+      found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols, text: fragment } : null;
       memo.set(fragment, found);
     }
     return found ?? undefined;
@@ -66,6 +71,8 @@ export class ScanReader {
     private readonly terms: ScanTerms,
     private readonly lines: boolean,
     private readonly onFile: (path: string, tally: FileTally) => void,
+    /** Where the matches holding a term are kept, file by file, when they are wanted again. */
+    private readonly log?: MatchLog,
   ) {}
 
   read(record: string): void {
@@ -73,6 +80,7 @@ export class ScanReader {
     if (nul >= 0) {
       this.end();
       this.path = toPosix(record.slice(0, nul));
+      this.log?.startFile(this.path);
       this.readMatch(record, nul + 1);
     } else if (record === '') this.end();
     else if (!this.readMatch(record, 0)) {
@@ -92,6 +100,8 @@ export class ScanReader {
       if (this.lineTerms) tally.lines = this.lineTerms;
       this.onFile(this.path, tally);
     }
+    if (this.binary) this.log?.discardFile();
+    else this.log?.endFile();
     this.path = undefined;
     this.termFreq = new Map();
     this.literals = new Set();
@@ -100,22 +110,35 @@ export class ScanReader {
     this.binary = false;
   }
 
+  /** One file's matches as an earlier scan kept them, read as if rg printed them now. */
+  replay(path: string, log: MatchLog): void {
+    this.end();
+    this.path = path;
+    log.forEachMatch(path, (line, text) => this.apply(line, text));
+    this.end();
+  }
+
   /** False when the record is not `N:text`. */
   private readMatch(record: string, from: number): boolean {
     const parsed = parseRecord(record, from);
     if (!parsed) return false;
-    const terms = this.match(record.slice(parsed.text));
-    if (!terms || this.path === undefined) return true;
+    this.apply(parsed.line, record.slice(parsed.text));
+    return true;
+  }
+
+  private apply(line: number, fragment: string): void {
+    const terms = this.match(fragment);
+    if (!terms || this.path === undefined) return;
     for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
     for (const literal of terms.literals) this.literals.add(literal);
     for (const symbol of terms.symbols) this.symbols.add(symbol);
+    this.log?.add(line, terms);
     if (this.lines) {
-      if (parsed.line !== this.line) this.endLine();
-      this.line = parsed.line;
+      if (line !== this.line) this.endLine();
+      this.line = line;
       for (const [keyword] of terms.keywords) if (!this.keywordsOfLine.includes(keyword)) this.keywordsOfLine.push(keyword);
       for (const span of [...terms.literals, ...terms.symbols]) if (!this.spansOfLine.includes(span)) this.spansOfLine.push(span);
     }
-    return true;
   }
 
   private endLine(): void {

@@ -8,6 +8,7 @@
 import { searchPrefix } from '../core/text.js';
 import type { Logger } from '../core/log.js';
 import type { Query } from '../core/types.js';
+import type { MatchLog } from './match-log.js';
 import { createFragmentMatcher, ScanReader } from './scan-reader.js';
 import { commonArgs, pathArgs, runRg, type RgFilter } from './rg-process.js';
 
@@ -32,6 +33,8 @@ export interface ScanRun extends RgFilter {
   terms: ScanTerms;
   /** Also record the terms of each line (for candidates: the output grows with the matches). */
   lines?: boolean;
+  /** Also keep each file's matches there, so its lines can be had later without a scan (`replayLines`). */
+  matchLog?: MatchLog;
   logger: Logger;
   signal?: AbortSignal | undefined;
   /** Milliseconds one rg process may run. */
@@ -62,27 +65,59 @@ export function escapeRegex(text: string): string {
  * else is searched, and a term's counts do not depend on the other terms of the scan (a later
  * cycle, or a later run, can scan its new terms alone). Literals and dotted symbols come first:
  * at one position rg takes the first alternative that matches, and they may span identifiers.
+ *
+ * Neighbouring terms made only of identifier characters share one pattern
+ * (`[A-Za-z0-9_$]*(?:a|b|…)[A-Za-z0-9_$]*`): each of them matches exactly the run of identifier
+ * characters around it, whichever matches first, so rg prints the same identifiers, and one
+ * widened alternation is a third faster to search than a hundred.
  */
 export function scanPatterns(terms: ScanTerms): string[] {
-  const spans = [...terms.literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)];
-  const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => `(?i:${escapeRegex(k)})`);
-  const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => `(?i:${[...k].join('[_$]*')})`);
-  const names = terms.symbols.filter(isIdentifier).map(escapeRegex);
+  // literals differing only in case match alike: one pattern (the first spelling), as one term of the index
+  const lowered = new Set<string>();
+  const literals = terms.literals.filter((l) => !lowered.has(l.toLowerCase()) && Boolean(lowered.add(l.toLowerCase())));
+  const spans = [...literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)].map((core) => ({ core, word: false }));
+  const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => ({ core: `(?i:${escapeRegex(k)})`, word: IDENT_ONLY.test(k) }));
+  const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => ({ core: `(?i:${[...k].join('[_$]*')})`, word: true }));
+  const names = terms.symbols.filter(isIdentifier).map((s) => ({ core: escapeRegex(s), word: true }));
   const seen = new Set<string>();
-  const out: string[] = [];
-  for (const core of [...spans, ...words, ...joined, ...names]) {
+  const groups: string[][] = [];
+  let open: string[] | undefined;
+  for (const { core, word } of [...spans, ...words, ...joined, ...names]) {
     if (core === '' || core === '(?i:)' || seen.has(core)) continue;
     seen.add(core);
-    out.push(`${IDENT}${core}${IDENT}`);
+    if (!word) open = undefined;
+    if (open) open.push(core);
+    else groups.push((open = [core]));
+    if (!word) open = undefined;
   }
-  return out;
+  return groups.map((cores) => `${IDENT}${cores.length === 1 ? cores[0]! : `(?:${cores.join('|')})`}${IDENT}`);
 }
+
+/**
+ * A term made of identifier characters only: its matches never reach past the identifier
+ * around them. (Not a term in another script: `[A-Za-z0-9_$]*` stops at its letters.)
+ */
+const IDENT_ONLY = /^[A-Za-z0-9_$]+$/;
 
 /** The shortest whole term: two parts of two letters (`identifierTerms` keeps parts of two or more). */
 const MIN_WHOLE_TERM = 4;
 
 function isIdentifier(symbol: string): boolean {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(symbol);
+}
+
+/**
+ * The terms of each matched line of `paths`, as a lines scan (`ScanRun.lines`) for `terms` finds
+ * them, from the matches an earlier scan kept: the same only when that scan ran the same
+ * patterns (`scanPatterns`) over those files. A file without kept matches held no term.
+ */
+export function replayLines(log: MatchLog, paths: readonly string[], terms: ScanTerms): Map<string, Map<number, string[]>> {
+  const found = new Map<string, Map<number, string[]>>();
+  const reader = new ScanReader(createFragmentMatcher(terms), terms, true, (path, tally) => {
+    if (tally.lines) found.set(path, tally.lines);
+  });
+  for (const path of paths) reader.replay(path, log);
+  return found;
 }
 
 /**
@@ -93,7 +128,7 @@ export async function scanTerms(run: ScanRun, onFile: (path: string, tally: File
   const patterns = scanPatterns(run.terms);
   if (run.paths.length === 0 || patterns.length === 0) return;
   const args = [...commonArgs(run), '--only-matching', '--line-number', '--with-filename', '--heading', '--null', '--max-count', String(MAX_LINES_PER_FILE), '-f', '-', ...pathArgs(run.paths)];
-  const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile);
+  const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile, run.matchLog);
   await runRg({ ...run, args, stdin: `${patterns.join('\n')}\n` }, (line) => reader.read(line));
   reader.end();
 }

@@ -8,17 +8,18 @@ import type { Cache } from '../core/deps.js';
 import type { Logger } from '../core/log.js';
 import type { FileList } from './list.js';
 import type { FileTally, ScanTerms } from './scan.js';
-import { boundSnapshot, findChanged, MAX_CHANGED, parseSnapshot, SNAPSHOT_FORMAT, statFiles, type FileStats, type Snapshot, type StoredTerm } from './snapshot.js';
+import { boundSnapshot, findChanged, MAX_CHANGED, parseSnapshot, SNAPSHOT_FORMAT, type FileStats, type Snapshot, type StoredTerm } from './snapshot.js';
 import { keyOfKeyword, keyOfLiteral, keyOfSymbol, type Postings, type TermIndex, type TermKey } from './term-index.js';
 
 const BLOB = 'search';
 
 export interface SearchStoreOptions {
   cache: Cache;
-  root: string;
   /** Everything that shapes a scan; an index of another key is not used. */
   key: string;
   listing: () => Promise<FileList>;
+  /** The stat of every listed file, taken once (the searcher shares it). */
+  stats: () => Promise<FileStats>;
   /** Scans the given files only. */
   scanFiles: (terms: ScanTerms, paths: string[], record: (path: string, tally: FileTally) => void) => Promise<void>;
   logger: Logger;
@@ -59,7 +60,7 @@ export function createSearchStore(options: SearchStoreOptions): SearchStore {
     const takenAt = Date.now();
     const snapshot = parseSnapshot(await cache.readBlob(BLOB), key);
     const list = options.listing();
-    const stats = list.then((l) => statFiles(options.root, l.files));
+    const stats = options.stats();
     stats.catch(() => undefined); // a failed listing is reported by the dispatch that needs it
     if (!snapshot) return { takenAt, list, stats, listed: new Set(), changed: new Set() };
     const files = (await list).files;
@@ -170,7 +171,8 @@ function buildSnapshot(key: string, p: Omit<Prior, 'list' | 'stats'> & { files: 
       store(termKey, postings, stored.t);
     }
   }
-  return boundSnapshot({ v: SNAPSHOT_FORMAT, key, takenAt: p.takenAt, files, mtimes: [...p.stats.mtimes], sizes: [...p.stats.sizes], terms });
+  // the stats may have been taken before this run's first look at the index (another caller asked first)
+  return boundSnapshot({ v: SNAPSHOT_FORMAT, key, takenAt: Math.min(p.takenAt, p.stats.takenAt), files, mtimes: [...p.stats.mtimes], sizes: [...p.stats.sizes], terms });
 }
 
 function termsOfKeys(keys: readonly TermKey[]): ScanTerms {

@@ -44,6 +44,8 @@ const SETTLE_MS = 2000;
 export interface FileStats {
   mtimes: Float64Array;
   sizes: Float64Array;
+  /** When the first stat was taken (ms since epoch). */
+  takenAt: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export interface FileStats {
  * files this takes a quarter of a second, where one promise per file took twice as long.
  */
 export async function statFiles(root: string, files: readonly string[]): Promise<FileStats> {
+  const takenAt = Date.now();
   const mtimes = new Float64Array(files.length).fill(Number.NaN);
   const sizes = new Float64Array(files.length).fill(Number.NaN);
   const prefix = root.endsWith(sep) ? root : root + sep;
@@ -70,7 +73,7 @@ export async function statFiles(root: string, files: readonly string[]): Promise
       }
     }
   }
-  return { mtimes, sizes };
+  return { mtimes, sizes, takenAt };
 }
 
 /**

@@ -149,6 +149,34 @@ describe('createCache', () => {
     const reloaded = await createCache({ dir, root, maxEntries: 3 });
     expect([0, 1, 2, 3, 4].map((i) => reloaded.getFacts(`k${i}`) !== undefined)).toEqual([false, false, true, true, true]);
   });
+
+  it('keeps whole results in a layer of their own, bounded apart (maxResults), and reads a file without it', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const result = (i: number) => ({ state: `s${i}`, result: { task: 't', root, provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: i } });
+    const cache = await createCache({ dir, root, maxEntries: 10, maxResults: 2 });
+    for (let i = 0; i < 3; i++) {
+      cache.setResult(`r${i}`, result(i));
+      cache.setFacts(`k${i}`, facts(i));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await cache.flush();
+    const reloaded = await createCache({ dir, root, maxEntries: 10, maxResults: 2 });
+    expect([0, 1, 2].map((i) => reloaded.getResult(`r${i}`)?.state)).toEqual([undefined, 's1', 's2']);
+    expect([0, 1, 2].map((i) => reloaded.getFacts(`k${i}`) !== undefined)).toEqual([true, true, true]);
+    expect(reloaded.getResult('r2')).toEqual(result(2));
+
+    // a file written before the layer existed: read as having no results, its other entries kept
+    const file = await cacheFileFor(dir, root);
+    const older = JSON.parse(readFileSync(file, 'utf8'));
+    delete older.results;
+    writeFileSync(file, JSON.stringify(older));
+    const logger = recordingLogger();
+    const fromOlder = await createCache({ dir, root, logger });
+    expect(fromOlder.getResult('r2')).toBeUndefined();
+    expect(fromOlder.getFacts('k2')).toEqual(facts(2));
+    expect(logger.warnings).toEqual([]);
+  });
 });
 
 describe('createMemoryCache', () => {
@@ -157,11 +185,13 @@ describe('createMemoryCache', () => {
     cache.setFacts('k', facts(1));
     cache.setScore('s', score);
     cache.setReply('r', [1]);
+    cache.setResult('m', { state: 's', result: { task: 't', root: '/', provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: 0 } });
     cache.writeBlob('search', { x: 1 });
     await cache.flush();
     expect(cache.getFacts('k')).toEqual(facts(1));
     expect(cache.getScore('s')).toEqual(score);
     expect(cache.getReply('r')).toEqual([1]);
+    expect(cache.getResult('m')?.state).toBe('s');
     expect(await cache.readBlob('search')).toEqual({ x: 1 });
   });
 });

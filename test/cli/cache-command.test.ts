@@ -24,11 +24,12 @@ describe('ctxloop cache', () => {
 
     const text = makeIo({ cwd: r.root });
     expect(await main(['cache', 'stats', '--root', r.root, '--cache', cache], text)).toBe(0);
-    expect(text.stdout.text).toMatch(/^cache of .*\n {2}file {5}.*\.json \(.* with the search index\)\n {2}entries {2}facts 1, scores 0, replies 0, stamps \d\n {2}beside {3}search index /);
+    expect(text.stdout.text).toMatch(/^cache of .*\n {2}file {5}.*\.json \(.* with the search index\)\n {2}entries {2}facts 1, scores 0, replies 0, stamps \d, results \d\n {2}beside {3}search index .*, tokens index /);
 
     const cleared = makeIo({ cwd: r.root });
     expect(await main(['cache', 'clear', '--cache', cache, '--json'], cleared)).toBe(0);
-    expect(JSON.parse(cleared.stdout.text).removed).toHaveLength(2);
+    // the file, the search index and the token counts
+    expect(JSON.parse(cleared.stdout.text).removed).toHaveLength(3);
     expect(existsSync(await cacheFileFor(cache, r.root))).toBe(false);
 
     const after = makeIo({ cwd: r.root });
@@ -43,7 +44,7 @@ describe('ctxloop cache', () => {
     await retrieve('beta', { root: b.root, cache, provider: 'offline' });
     const io = makeIo({ cwd: a.root, env: { CTXLOOP_CACHE: cache } });
     expect(await main(['cache', 'clear', '--all'], io)).toBe(0);
-    expect(io.stdout.text).toBe(`removed 4 files (the cache of every root in ${cache})\n`);
+    expect(io.stdout.text).toBe(`removed 6 files (the cache of every root in ${cache})\n`);
   });
 
   it('refuses a missing or unknown subcommand, an unknown flag and --all with stats, exit 2, one line', async () => {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
-import { scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
+import { MatchLog } from '../../src/retrieve/match-log.js';
+import { replayLines, scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -82,6 +83,73 @@ describe('scanTerms', () => {
     expect(alone['b.py']).toBeUndefined();
   });
 
+  it('counts every term as it counts it alone, though neighbouring terms share one pattern', async () => {
+    const r = repo({
+      'a.ts': 'const fromJson = from_json($data); // token-expired\nexport class UserStore { save$() { return проверитьПочту(USER_STORE) } }\n',
+      'b.py': 'def get_user_store(x):\n    return x.token_expired or STORE\n',
+    });
+    const all = terms({ keywords: ['fromjson', 'json', 'stor', 'user', 'провер', 'expir'], literals: ['token-expired'], symbols: ['UserStore', 'save$', 'x.token_expired'] });
+    const together = await scan(r.root, all, { lines: true });
+    const singles = [...all.keywords.map((k) => terms({ keywords: [k] })), ...all.literals.map((l) => terms({ literals: [l] })), ...all.symbols.map((s) => terms({ symbols: [s] }))];
+    const alone: Record<string, { termFreq: Record<string, number>; literals: string[]; symbols: string[]; lines: Record<number, string[]> }> = {};
+    for (const single of singles) {
+      for (const [path, tally] of Object.entries(await scan(r.root, single, { lines: true }))) {
+        const merged = (alone[path] ??= { termFreq: {}, literals: [], symbols: [], lines: {} });
+        Object.assign(merged.termFreq, tally.termFreq);
+        merged.literals.push(...tally.literals);
+        merged.symbols.push(...tally.symbols);
+        for (const [line, onLine] of tally.lines ?? []) merged.lines[line] = [...(merged.lines[line] ?? []), ...onLine].sort();
+      }
+    }
+    const view = Object.fromEntries(
+      Object.entries(together).map(([path, t]) => [path, { termFreq: t.termFreq, literals: [...t.literals], symbols: [...t.symbols], lines: Object.fromEntries([...(t.lines ?? [])].map(([n, onLine]) => [n, [...onLine].sort()])) }]),
+    );
+    expect(view).toEqual(alone);
+    expect(together['a.ts']?.termFreq).toEqual({ fromjson: 2, json: 2, stor: 2, user: 2, провер: 1, expir: 1 });
+  });
+
+  it('replays the lines of a kept scan exactly as a scan of those files for them finds them', async () => {
+    const r = repo({
+      'a.ts': 'log("Set-Cookie expired")\nconst token = 1; expire(token) // set-cookie\nexport class UserStore { save$() {} }\n',
+      'b.py': 'def get_user_store(x):\n    return x.token_expired or STORE\n',
+      'c.md': 'nothing to see\n',
+    });
+    const all = terms({ keywords: ['token', 'expir', 'stor', 'user'], literals: ['Set-Cookie', 'set-cookie'], symbols: ['UserStore', 'save$', 'x.token_expired'] });
+    const rgPath = await resolveRgPath(process.env, silentLogger);
+    const run = { rgPath, root: r.root, iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
+    const kept = new MatchLog();
+    // the whole-scope scan runs the terms once each (literals differing in case are one term)
+    const once = terms({ ...all, literals: ['Set-Cookie'] });
+    await scanTerms({ ...run, paths: [''], terms: once, matchLog: kept }, () => undefined);
+    expect(scanPatterns(once)).toEqual(scanPatterns(all));
+    const scanned = new Map<string, Map<number, string[]>>();
+    const paths = ['a.ts', 'b.py', 'c.md'];
+    await scanTerms({ ...run, paths, terms: all, lines: true }, (path, tally) => tally.lines && scanned.set(path, tally.lines));
+    expect(replayLines(kept, paths, all)).toEqual(scanned);
+    expect(scanned.get('a.ts')?.get(1)).toEqual(['expir', 'Set-Cookie', 'set-cookie']);
+  });
+
+  it('keeps no matches of a file found binary part-way, and none at all past its budget', async () => {
+    const late = Buffer.concat([Buffer.from('needle\n'), Buffer.alloc(300_000, 'x'), Buffer.from('\n\0needle\n')]);
+    const r = repo({ 'late.txt': late, 'ok.txt': 'needle\nneedle needle\n' });
+    const rgPath = await resolveRgPath(process.env, silentLogger);
+    const run = { rgPath, root: r.root, paths: [''], terms: terms({ keywords: ['needl'] }), iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
+    const log = new MatchLog();
+    await scanTerms({ ...run, matchLog: log }, () => undefined);
+    const seen = (path: string): number[] => {
+      const lines: number[] = [];
+      log.forEachMatch(path, (line) => lines.push(line));
+      return lines;
+    };
+    expect([seen('ok.txt'), seen('late.txt')]).toEqual([[1, 2, 2], []]);
+    const small = new MatchLog(2);
+    await scanTerms({ ...run, matchLog: small }, () => undefined);
+    expect(small.overflowed).toBe(true);
+    const none: number[] = [];
+    small.forEachMatch('ok.txt', (line) => none.push(line));
+    expect(none).toEqual([]);
+  });
+
   it('finds nothing without throwing when nothing matches', async () => {
     const r = repo({ 'a.ts': 'alpha\n' });
     expect(await scan(r.root, { keywords: ['zeta'] })).toEqual({});
@@ -127,9 +195,19 @@ describe('scanPatterns', () => {
     expect(scanPatterns(terms({ keywords: ['entry', 'entry', ''], literals: ['a.*b'], symbols: ['User.save', 'save$'] }))).toEqual([
       '[A-Za-z0-9_$]*(?i:a\\.\\*b)[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*User\\.save[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*(?i:entr)[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*save\\$[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?:(?i:entr)|(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)|save\\$)[A-Za-z0-9_$]*',
+    ]);
+  });
+
+  it('gives literals differing only in case one pattern, the first spelling', () => {
+    expect(scanPatterns(terms({ literals: ['Set-Cookie', 'x', 'SET-COOKIE', 'set-cookie'] }))).toEqual(['[A-Za-z0-9_$]*(?i:Set\\-Cookie)[A-Za-z0-9_$]*', '[A-Za-z0-9_$]*(?i:x)[A-Za-z0-9_$]*']);
+  });
+
+  it('gives a term in another script a pattern of its own, keeping the order of the rest', () => {
+    expect(scanPatterns(terms({ keywords: ['user', 'почт', 'stor'] }))).toEqual([
+      '[A-Za-z0-9_$]*(?i:user)[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?i:почт)[A-Za-z0-9_$]*',
+      '[A-Za-z0-9_$]*(?:(?i:stor)|(?i:u[_$]*s[_$]*e[_$]*r)|(?i:s[_$]*t[_$]*o[_$]*r))[A-Za-z0-9_$]*',
     ]);
   });
 });

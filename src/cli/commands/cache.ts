@@ -16,8 +16,9 @@ Usage:
 
 Commands:
   stats        the cache file of the root: size, entries per layer (facts, scores, replies,
-               stamps), the search index beside it, oldest and newest entry
-  clear        remove the root's cache (its file, search index, moved-aside and temporary copies)
+               stamps, results), the search and token-count indexes beside it, oldest and
+               newest entry
+  clear        remove the root's cache (its file, indexes, moved-aside and temporary copies)
 
 Flags:
   --root DIR   repository whose cache is meant (default: the current directory)
