@@ -57,7 +57,8 @@ export function escapeRegex(text: string): string {
 }
 
 /**
- * One regex a term, each widened to the identifiers around it so `-o` prints whole identifiers:
+ * One regex a term, each widened to the identifiers around it so `-o` prints whole identifiers
+ * (spans to the right only: see the end of this function):
  * keywords by their search prefix, case-insensitively; literals verbatim, case-insensitively;
  * symbols in their case. A keyword may also be the whole term of a snake_case identifier
  * (`fromjson` for `from_json`, `FROM_JSON`), which holds no such substring: a second pattern lets
@@ -79,6 +80,7 @@ export function scanPatterns(terms: ScanTerms): string[] {
   const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => ({ core: `(?i:${escapeRegex(k)})`, word: IDENT_ONLY.test(k) }));
   const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => ({ core: `(?i:${[...k].join('[_$]*')})`, word: true }));
   const names = terms.symbols.filter(isIdentifier).map((s) => ({ core: escapeRegex(s), word: true }));
+  const spanCores = new Set(spans.map((s) => s.core));
   const seen = new Set<string>();
   const groups: string[][] = [];
   let open: string[] | undefined;
@@ -90,7 +92,9 @@ export function scanPatterns(terms: ScanTerms): string[] {
     else groups.push((open = [core]));
     if (!word) open = undefined;
   }
-  return groups.map((cores) => `${IDENT}${cores.length === 1 ? cores[0]! : `(?:${cores.join('|')})`}${IDENT}`);
+  // A span is not widened to the left: rg's literal search can then let a word pattern win at the
+  // same place (`cannot` for "cannot allocate memory"), and the literal would be lost.
+  return groups.map((cores) => `${spanCores.has(cores[0]!) ? '' : IDENT}${cores.length === 1 ? cores[0]! : `(?:${cores.join('|')})`}${IDENT}`);
 }
 
 /**

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 
 /** Bump when what a scan records changes, so older indexes are dropped. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 /** One term's postings: the files (indexes into `files`, ascending) holding it, with their counts for keywords. */
 export interface StoredTerm {

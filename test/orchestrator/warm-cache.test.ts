@@ -155,7 +155,7 @@ describe('two runs at once on one cache', () => {
     }
     const file = await cacheFileFor(cache, r.root);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2 });
-    expect(JSON.parse(readFileSync(file.replace(/\.json$/, '.search.json'), 'utf8'))).toMatchObject({ v: 1 });
+    expect(JSON.parse(readFileSync(file.replace(/\.json$/, '.search.json'), 'utf8'))).toMatchObject({ v: 2 });
     expect(readdirSync(cache).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });

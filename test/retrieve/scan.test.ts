@@ -83,6 +83,14 @@ describe('scanTerms', () => {
     expect(alone['b.py']).toBeUndefined();
   });
 
+  it('finds a literal that starts where a word pattern also matches', async () => {
+    const r = repo({ 'a.c': 'die("error: cannot allocate memory");\n', 'b.c': 'if (!ok) return NOT_FOUND;\n' });
+    const found = await scan(r.root, { keywords: ['not', 'memory'], literals: ['cannot allocate memory'] });
+    expect([...found['a.c']!.literals]).toEqual(['cannot allocate memory']);
+    expect(found['a.c']!.termFreq).toEqual({ memory: 1 }); // `not` is no part of `cannot`
+    expect(found['b.c']!.termFreq).toEqual({ not: 1 });
+  });
+
   it('counts every term as it counts it alone, though neighbouring terms share one pattern', async () => {
     const r = repo({
       'a.ts': 'const fromJson = from_json($data); // token-expired\nexport class UserStore { save$() { return проверитьПочту(USER_STORE) } }\n',
@@ -193,14 +201,14 @@ describe('scanTerms', () => {
 describe('scanPatterns', () => {
   it('escapes metacharacters, puts spans first, and drops repeats and empties', () => {
     expect(scanPatterns(terms({ keywords: ['entry', 'entry', ''], literals: ['a.*b'], symbols: ['User.save', 'save$'] }))).toEqual([
-      '[A-Za-z0-9_$]*(?i:a\\.\\*b)[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*User\\.save[A-Za-z0-9_$]*',
+      '(?i:a\\.\\*b)[A-Za-z0-9_$]*',
+      'User\\.save[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*(?:(?i:entr)|(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)|save\\$)[A-Za-z0-9_$]*',
     ]);
   });
 
   it('gives literals differing only in case one pattern, the first spelling', () => {
-    expect(scanPatterns(terms({ literals: ['Set-Cookie', 'x', 'SET-COOKIE', 'set-cookie'] }))).toEqual(['[A-Za-z0-9_$]*(?i:Set\\-Cookie)[A-Za-z0-9_$]*', '[A-Za-z0-9_$]*(?i:x)[A-Za-z0-9_$]*']);
+    expect(scanPatterns(terms({ literals: ['Set-Cookie', 'x', 'SET-COOKIE', 'set-cookie'] }))).toEqual(['(?i:Set\\-Cookie)[A-Za-z0-9_$]*', '(?i:x)[A-Za-z0-9_$]*']);
   });
 
   it('gives a term in another script a pattern of its own, keeping the order of the rest', () => {
