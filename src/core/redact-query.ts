@@ -1,5 +1,5 @@
 import { REDACTED, redactSecrets } from './redact.js';
-import { identifierTerms, identifiersOf, wholeTerm } from './text.js';
+import { identifierTerms, identifiersOf, MAX_TASK_CHARS, wholeTerm } from './text.js';
 import type { Query } from './types.js';
 
 export interface ShownRedactor {
@@ -17,8 +17,10 @@ export interface ShownRedactor {
  * they appear, and the keywords cut from them are dropped.
  */
 export function createShownRedactor(task: string): ShownRedactor {
-  const masked = new Set(identifiersOf(task));
-  for (const id of identifiersOf(redactSecrets(task))) masked.delete(id);
+  // What is shown all comes from the part of the task the plan reads (and the echo is cut there).
+  const read = task.slice(0, MAX_TASK_CHARS);
+  const masked = new Set(identifiersOf(read));
+  for (const id of identifiersOf(redactSecrets(read))) masked.delete(id);
   const maskedTerms = new Set([...masked].flatMap((id) => [wholeTerm(id), ...identifierTerms(id)]));
   // Whole words only: a reason lists the terms it matched (`matches akiaplanted…, token`).
   const termWord = maskedTerms.size === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}_$])(?:${[...maskedTerms].filter((t) => t.length >= 4).map(escapeRegExp).join('|') || '(?!)'})(?![\\p{L}\\p{N}_$])`, 'gu');

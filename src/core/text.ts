@@ -5,6 +5,9 @@
  * (`parsing`, `parsed`, `parse` → `pars`).
  */
 
+/** Work on at most this much of a task: a megabyte of log says nothing the first 60 kB don't. */
+export const MAX_TASK_CHARS = 60_000;
+
 /**
  * Letters of any script: `verifyEmail`, `проверить_почту`, `メール送信` are identifiers alike
  * (a task and a file in Cyrillic or Japanese are cut the same way as ASCII ones).

@@ -5,7 +5,7 @@ import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
 import { roundTo } from '../core/numbers.js';
 import { createShownRedactor } from '../core/redact-query.js';
-import { MAX_TASK_CHARS } from '../refine/plan.js';
+import { MAX_TASK_CHARS } from '../core/text.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -100,5 +100,8 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
 /** The task as the result echoes it: what the plan read of it, and how much more there was. */
 function echoOf(task: string): string {
   if (task.length <= MAX_TASK_CHARS) return task;
-  return `${task.slice(0, MAX_TASK_CHARS)}\n[… ${(task.length - MAX_TASK_CHARS).toLocaleString('en-US')} more characters, not read]`;
+  // cut at a space near the limit: half a token is a shape redaction might not know
+  const space = Math.max(task.lastIndexOf(' ', MAX_TASK_CHARS), task.lastIndexOf('\n', MAX_TASK_CHARS));
+  const cut = space > MAX_TASK_CHARS - 1000 ? space : MAX_TASK_CHARS;
+  return `${task.slice(0, cut)}\n[… ${(task.length - cut).toLocaleString('en-US')} more characters, not read]`;
 }

@@ -1,11 +1,9 @@
-import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, stem, STOPWORDS, wholeTerm } from '../core/text.js';
+import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, MAX_TASK_CHARS, stem, STOPWORDS, wholeTerm } from '../core/text.js';
 import type { Query } from '../core/types.js';
 import { exampleFenceRanges, isInRanges } from './fences.js';
 import { findMentions } from './mentions.js';
 import { roundTo } from '../core/numbers.js';
 
-/** Work on at most this much of a task: a megabyte of log says nothing the first 60 kB don't. */
-export const MAX_TASK_CHARS = 60_000;
 const MAX_KEYWORDS = 48;
 const MAX_SYMBOLS = 24;
 
