@@ -3,15 +3,14 @@
  * the same files is answered without a search; an edit, a new file, another option or `--no-cache`
  * recompute; a run over files written moments ago is not kept.
  */
-import { chmodSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheStats } from '../../src/cache/store.js';
 import type { Logger } from '../../src/core/log.js';
-import { silentLogger } from '../../src/core/log.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
-import { resolveRgPath } from '../../src/retrieve/rg-path.js';
+import { loggingRg } from '../helpers/logging-rg.js';
 import { useTempRepos, type TempRepo } from '../helpers/make-repo.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -40,17 +39,6 @@ function settle(r: TempRepo, paths: string[], at = Date.now() - 3_600_000): void
       // git wrote no exclude file: nothing to settle
     }
   }
-}
-
-/** A real ripgrep behind a script that writes down every command line: a search shows as `--only-matching`. */
-async function loggingRg(dir: string): Promise<{ path: string; searches(): number; reset(): void }> {
-  const real = await resolveRgPath(process.env, silentLogger);
-  const log = join(dir, 'rg.log');
-  const path = join(dir, 'rg.sh');
-  writeFileSync(path, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
-  chmodSync(path, 0o755);
-  writeFileSync(log, '');
-  return { path, searches: () => readFileSync(log, 'utf8').split('\n').filter((l) => l.includes('--only-matching')).length, reset: () => writeFileSync(log, '') };
 }
 
 function debugLines(): Logger & { lines: string[] } {

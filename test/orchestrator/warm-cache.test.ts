@@ -4,7 +4,7 @@
  * rebuilt with a warning, and two runs sharing a cache at once both get the right result.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,8 +13,7 @@ import { cacheFileFor, cacheStats } from '../../src/cache/store.js';
 import type { Logger } from '../../src/core/log.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
-import { resolveRgPath } from '../../src/retrieve/rg-path.js';
-import { silentLogger } from '../../src/core/log.js';
+import { loggingRg } from '../helpers/logging-rg.js';
 import { useTempRepos, type TempRepo } from '../helpers/make-repo.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -38,17 +37,6 @@ function billingRepo(): TempRepo {
 
 function settle(r: TempRepo, paths: string[], at = Date.now() - 3_600_000): void {
   for (const path of paths) utimesSync(join(r.root, path), new Date(at), new Date(at));
-}
-
-/** A real ripgrep behind a script that writes down every command line it is given. */
-async function loggingRg(dir: string): Promise<{ path: string; runs(): string[]; reset(): void }> {
-  const real = await resolveRgPath(process.env, silentLogger);
-  const log = join(dir, 'rg.log');
-  const path = join(dir, 'rg.sh');
-  writeFileSync(path, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
-  chmodSync(path, 0o755);
-  writeFileSync(log, '');
-  return { path, runs: () => readFileSync(log, 'utf8').split('\n').filter(Boolean), reset: () => writeFileSync(log, '') };
 }
 
 const isFullScan = (args: string): boolean => args.includes('--only-matching') && args.endsWith(' -- .');
