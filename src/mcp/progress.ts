@@ -12,6 +12,9 @@ export interface ProgressNotifier {
   settled(): Promise<void>;
 }
 
+/** Milliseconds between the last progress notification and the answer. */
+const AFTER_LAST_MS = 15;
+
 /**
  * `onProgress` for one tool call: each loop event becomes a progress notification with a
  * growing count and a line a person can read, sent one after another in event order. Undefined
@@ -31,7 +34,10 @@ export function createProgressNotifier(
       const notification: ProgressNotification = { method: 'notifications/progress', params: { progressToken: token, progress, message: describeEvent(event) } };
       chain = chain.then(() => send(notification)).catch(() => {});
     },
-    settled: () => chain,
+    // A client SDK runs a notification's handler a microtask later but an answer's at once: an
+    // answer read in the same chunk as the last notification would drop it. A short pause after
+    // the last one lets the client read it first.
+    settled: () => chain.then(() => new Promise((resolve) => setTimeout(resolve, AFTER_LAST_MS))),
   };
 }
 

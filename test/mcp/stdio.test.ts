@@ -64,7 +64,7 @@ describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
     expect(text).toContain('export function verifyEmail');
     expect(progress[0]).toMatch(/^planned: /);
     expect(progress).toContainEqual(expect.stringMatching(/^cycle 1: \d+ candidates$/));
-    expect(progress.at(-1)).toMatch(/^packed \d+ files?, \d+ tokens$/);
+    expect(progress.at(-1), JSON.stringify(progress)).toMatch(/^packed \d+ files?, \d+ tokens$/);
   });
 
   it('answers in the JSON contract, within the budget it was given', async () => {
