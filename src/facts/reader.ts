@@ -10,7 +10,8 @@ import type { FileFacts } from '../core/types.js';
 import type { TreeInput } from './extract.js';
 import { normalizeNewlines } from './newlines.js';
 import { readInsideRoot } from './read-file.js';
-import { isSettled, statInsideRoot } from './stamp.js';
+import { isSettledAt } from '../core/settle.js';
+import { statInsideRoot } from './stamp.js';
 
 export interface FactsReaderOptions {
   cache: Cache;
@@ -117,7 +118,8 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
     if (known) return known;
     const bytes = await readBytes(realRoot, path);
     const facts = bytes && (await factsOf(path, bytes));
-    if (facts && now && isSettled(now)) cache.setStamp(path, { ...now, hash: facts.hash });
+    // a stamp younger than the settle time is hashed again next time rather than trusted
+    if (facts && now && isSettledAt(now.mtimeMs, Date.now())) cache.setStamp(path, { ...now, hash: facts.hash });
     return facts;
   };
 

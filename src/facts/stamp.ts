@@ -22,13 +22,3 @@ export async function statInsideRoot(realRoot: string, relative: string, maxFile
     return undefined; // missing or unreadable: the read that follows says why
   }
 }
-
-/**
- * A stamp younger than this may hide a second write within the same clock tick (git's "racy"
- * files): such a file is hashed again next time rather than trusted.
- */
-const SETTLE_MS = 2000;
-
-export function isSettled(stamp: StatStamp, now = Date.now()): boolean {
-  return now - stamp.mtimeMs > SETTLE_MS;
-}

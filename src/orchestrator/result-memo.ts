@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { Cache, Searcher } from '../core/deps.js';
 import { throwIfAborted } from '../core/errors.js';
 import { resultKey } from '../core/keys.js';
+import { isSettledAt } from '../core/settle.js';
 import type { Logger } from '../core/log.js';
 import type { ResolvedOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
@@ -27,8 +28,6 @@ import { statFiles } from '../retrieve/snapshot.js';
 /** Bump when what a result holds changes shape. */
 export const MEMO_FORMAT = 1;
 
-/** A file modified this close to the run (or during it) may hide a second write in the same clock tick. */
-const SETTLE_MS = 2000;
 
 /** Options that change how a run goes, never what it finds. Every other option is part of the key. */
 const NOT_DECIDING: ReadonlySet<keyof ResolvedOptions> = new Set(['cacheDir', 'timeout', 'maxRetries', 'deadline', 'searchTimeout', 'concurrency']);
@@ -117,13 +116,13 @@ async function stateOf(run: MemoRun, takenAt: number): Promise<State> {
   let settled = true;
   files.forEach((path, i) => {
     const mtime = mtimes[i]!;
-    if (!(mtime < takenAt - SETTLE_MS)) settled = false;
+    if (!isSettledAt(mtime, takenAt)) settled = false;
     hash.update(`${path}\0${mtime}\0${sizes[i]}\n`);
   });
   for (const name of ROOT_FILES) {
     const info = statSync(join(options.root, name), { throwIfNoEntry: false });
     hash.update(`${name}\0${info ? `${info.mtimeMs}\0${info.size}` : '-'}\n`);
-    if (info && !(info.mtimeMs < takenAt - SETTLE_MS)) settled = false;
+    if (info && !isSettledAt(info.mtimeMs, takenAt)) settled = false;
   }
   return { fingerprint: hash.digest('hex'), settled };
 }

@@ -6,6 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { sep } from 'node:path';
+import { isSettledAt } from '../core/settle.js';
 
 /** Bump when what a scan records changes, so older indexes are dropped. */
 export const SNAPSHOT_FORMAT = 2;
@@ -38,8 +39,6 @@ export const MAX_POSTINGS = 3_000_000;
 /** More changed files than this (a branch switch): the index is dropped and terms are scanned anew. */
 export const MAX_CHANGED = 5000;
 
-/** A stat younger than this before `takenAt` may hide a second write in the same clock tick. */
-const SETTLE_MS = 2000;
 
 export interface FileStats {
   mtimes: Float64Array;
@@ -86,7 +85,7 @@ export function findChanged(snapshot: Snapshot, files: readonly string[], stats:
   files.forEach((path, i) => {
     const at = known.get(path);
     const mtime = stats.mtimes[i]!;
-    if (at === undefined || snapshot.mtimes[at] !== mtime || snapshot.sizes[at] !== stats.sizes[i] || !(mtime < snapshot.takenAt - SETTLE_MS)) changed.add(path);
+    if (at === undefined || snapshot.mtimes[at] !== mtime || snapshot.sizes[at] !== stats.sizes[i] || !isSettledAt(mtime, snapshot.takenAt)) changed.add(path);
   });
   return changed;
 }
