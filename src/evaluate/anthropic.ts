@@ -1,6 +1,7 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ChatModel, ModelReply, ModelRequest } from '../core/deps.js';
 import { abortError, ProviderError } from '../core/errors.js';
+import { countingFetch } from '../llm/attempts.js';
 import { repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 
@@ -24,20 +25,19 @@ export interface AnthropicModelOptions {
  * the reply's `input` is the JSON, already shaped by the tool's input schema.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
-  let attempts = 0;
+  const counted = countingFetch();
   const client = new Anthropic({
     apiKey: options.apiKey,
     baseURL: options.baseURL ?? null,
     timeout: options.timeout,
     maxRetries: options.maxRetries,
-    // every HTTP request, retries included, for the egress manifest
-    fetch: (url, init) => ((attempts += 1), fetch(url, init)),
+    fetch: counted.fetch,
   });
   const model = options.model ?? ANTHROPIC_DEFAULT_MODEL;
   return {
     provider: 'anthropic',
     model,
-    attempts: () => attempts,
+    attempts: counted.attempts,
     async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
       const messages: Anthropic.MessageParam[] = [{ role: 'user', content: request.prompt }];
       if (request.repair) {

@@ -1,6 +1,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, BadRequestError } from 'openai';
 import type { ChatModel, ModelReply, ModelRequest } from '../core/deps.js';
 import { abortError, ProviderError } from '../core/errors.js';
+import { countingFetch } from '../llm/attempts.js';
 import { repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 
@@ -45,10 +46,8 @@ interface Shape {
  * naming the one sent (or `temperature`) switches it once, the same way.
  */
 export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
-  let attempts = 0;
-  // every HTTP request, retries included, for the egress manifest
-  const counting = (url: string | URL | Request, init?: RequestInit): Promise<Response> => ((attempts += 1), fetch(url, init));
-  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL ?? null, timeout: options.timeout, maxRetries: options.maxRetries, fetch: counting });
+  const counted = countingFetch();
+  const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL ?? null, timeout: options.timeout, maxRetries: options.maxRetries, fetch: counted.fetch });
   const model = options.model ?? OPENAI_DEFAULT_MODEL;
   const reasoning = isReasoningModel(model);
   let shape: Shape = { tokens: reasoning ? 'max_completion_tokens' : 'max_tokens', temperature: !reasoning, schema: true };
@@ -77,7 +76,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
   return {
     provider: 'openai',
     model,
-    attempts: () => attempts,
+    attempts: counted.attempts,
     async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
       let completion: OpenAI.ChatCompletion | undefined;
       // Each kind of change at most once per call, so a server that keeps refusing ends it.
