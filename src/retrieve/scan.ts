@@ -76,25 +76,26 @@ export function scanPatterns(terms: ScanTerms): string[] {
   // literals differing only in case match alike: one pattern (the first spelling), as one term of the index
   const lowered = new Set<string>();
   const literals = terms.literals.filter((l) => !lowered.has(l.toLowerCase()) && Boolean(lowered.add(l.toLowerCase())));
-  const spans = [...literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)].map((core) => ({ core, word: false }));
-  const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => ({ core: `(?i:${escapeRegex(k)})`, word: IDENT_ONLY.test(k) }));
-  const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => ({ core: `(?i:${[...k].join('[_$]*')})`, word: true }));
-  const names = terms.symbols.filter(isIdentifier).map((s) => ({ core: escapeRegex(s), word: true }));
-  const spanCores = new Set(spans.map((s) => s.core));
+  // `alone`: a pattern of its own; `left`: widened to the left as well (not a span: see below)
+  const spans = [...literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)].map((core) => ({ core, alone: true, left: false }));
+  const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => ({ core: `(?i:${escapeRegex(k)})`, alone: !IDENT_ONLY.test(k), left: true }));
+  const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => ({ core: `(?i:${[...k].join('[_$]*')})`, alone: false, left: true }));
+  const names = terms.symbols.filter(isIdentifier).map((s) => ({ core: escapeRegex(s), alone: false, left: true }));
   const seen = new Set<string>();
-  const groups: string[][] = [];
+  const groups: Array<{ cores: string[]; left: boolean }> = [];
   let open: string[] | undefined;
-  for (const { core, word } of [...spans, ...words, ...joined, ...names]) {
+  for (const { core, alone, left } of [...spans, ...words, ...joined, ...names]) {
     if (core === '' || core === '(?i:)' || seen.has(core)) continue;
     seen.add(core);
-    if (!word) open = undefined;
-    if (open) open.push(core);
-    else groups.push((open = [core]));
-    if (!word) open = undefined;
+    if (alone) {
+      groups.push({ cores: [core], left });
+      open = undefined;
+    } else if (open) open.push(core);
+    else groups.push({ cores: (open = [core]), left });
   }
   // A span is not widened to the left: rg's literal search can then let a word pattern win at the
   // same place (`cannot` for "cannot allocate memory"), and the literal would be lost.
-  return groups.map((cores) => `${spanCores.has(cores[0]!) ? '' : IDENT}${cores.length === 1 ? cores[0]! : `(?:${cores.join('|')})`}${IDENT}`);
+  return groups.map(({ cores, left }) => `${left ? IDENT : ''}${cores.length === 1 ? cores[0]! : `(?:${cores.join('|')})`}${IDENT}`);
 }
 
 /**
