@@ -19,7 +19,7 @@ import { evaluateCached } from './score-cache.js';
 import { runScouts } from './scouts.js';
 
 /** Files whose structure is read each cycle (the rest are judged on their hit lines). */
-const FACTS_PER_CYCLE = 40;
+const FACTS_PER_CYCLE = 20;
 
 /**
  * Finds the code a task needs: plan → (dispatch → evaluate → refine) ≤ 3 cycles → pack.
