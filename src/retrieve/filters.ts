@@ -3,7 +3,7 @@
  * predicate used on listed paths and the negated globs handed to ripgrep, so both agree.
  * Matching is case-insensitive on every platform (`Cargo.LOCK` is still a lock file).
  */
-import { basenameOf, extensionOf, languageOf } from '../core/files.js';
+import { extensionOf, languageOf } from '../core/files.js';
 
 export type SkipReason = 'vendored' | 'generated' | 'lock' | 'minified' | 'secret' | 'binary' | 'oversized';
 
@@ -12,6 +12,9 @@ export const VENDORED_DIRS = ['node_modules', 'vendor', 'third_party', 'bower_co
 
 /** Directories holding credentials: cloud CLIs, SSH, GnuPG, kubectl. */
 const SECRET_DIRS = ['.aws', '.ssh', '.gnupg', '.azure', '.kube'] as const;
+
+const VENDORED = new Set<string>(VENDORED_DIRS);
+const SECRET_DIR_NAMES = new Set<string>(SECRET_DIRS);
 
 /** Directories never entered: vendored code and secret stores. */
 export const PRUNED_DIRS: readonly string[] = [...VENDORED_DIRS, ...SECRET_DIRS];
@@ -65,11 +68,10 @@ const BINARY = new Set(BINARY_EXTENSIONS);
  */
 export function skipReason(path: string, size: number, maxFileSize: number): SkipReason | undefined {
   const lower = path.toLowerCase();
-  const segments = lower.split('/');
-  const dirs = segments.slice(0, -1);
-  if (dirs.some((d) => (VENDORED_DIRS as readonly string[]).includes(d))) return 'vendored';
-  if (isSecret(basenameOf(path), dirs)) return 'secret';
-  const base = segments[segments.length - 1] ?? '';
+  const dirs = lower.split('/');
+  const base = dirs.pop() ?? '';
+  if (dirs.some((d) => VENDORED.has(d))) return 'vendored';
+  if (isSecret(lower, base, dirs)) return 'secret';
   if (LOCK_NAMES.has(base) || base.endsWith('.lock')) return 'lock';
   if (MINIFIED.test(base)) return 'minified';
   if (GENERATED.test(base)) return 'generated';
@@ -78,10 +80,10 @@ export function skipReason(path: string, size: number, maxFileSize: number): Ski
   return undefined;
 }
 
-function isSecret(name: string, dirs: string[]): boolean {
-  const base = name.toLowerCase();
-  if (dirs.some((d) => (SECRET_DIRS as readonly string[]).includes(d))) return true;
-  if (SECRET_PATHS.test([...dirs, base].join('/'))) return true;
+/** `lower`: the whole path in lower case; `base` its last segment, `dirs` the others. */
+function isSecret(lower: string, base: string, dirs: readonly string[]): boolean {
+  if (dirs.some((d) => SECRET_DIR_NAMES.has(d))) return true;
+  if (SECRET_PATHS.test(lower)) return true;
   if (SECRET_NAMES.has(base) || SECRET_PREFIXES.test(base)) return true;
   if (SECRET_EXTENSIONS.has(extensionOf(base))) return true;
   return SECRET_DATA.test(base) && languageOf(base) === 'text';
