@@ -41,7 +41,12 @@ export interface LoopContext {
   fallback?: RetrieveResult['fallback'];
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
-  /** Resolves once `deps.tokenizer` can count (it loads while the first dispatch runs). */
+  /**
+   * Starts loading `deps.tokenizer`. The loop calls it once the first dispatch is done: the tables
+   * then load while the candidates are read and judged, on a core ripgrep no longer needs.
+   */
+  startTokenizer?: () => void;
+  /** Resolves once `deps.tokenizer` can count, after `startTokenizer`. */
   tokenizerReady?: Promise<void>;
 }
 
@@ -135,7 +140,12 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
     const excluded = new Set(search.excludes);
     const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
-    if (cycle === 1) [files] = await Promise.all([listing, ctx.tokenizerReady]);
+    if (cycle === 1) {
+      files = await listing;
+      ctx.startTokenizer?.();
+      // a model's evaluator counts the tokens of what it is shown
+      if (model) await ctx.tokenizerReady;
+    }
     stats = dispatched.stats;
     const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
@@ -207,6 +217,9 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     }
   }
 
+  // whoever packs the scores counts tokens
+  ctx.startTokenizer?.();
+  await ctx.tokenizerReady;
   return { scores, facts, gaps, cycles, usage, provider, fallback };
 }
 

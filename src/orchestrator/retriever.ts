@@ -87,10 +87,11 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       ...(choice.fallback ? { fallback: choice.fallback } : {}),
       ...(merged.signal ? { signal: merged.signal } : {}),
       ...(merged.onProgress ? { onProgress: merged.onProgress } : {}),
+      // The tokenizer loads (or its kept counts are read) when the loop asks, never for a kept result.
+      startTokenizer: tokens.start,
       tokenizerReady: tokens.ready,
     };
-    // The tokenizer loads (or its kept counts are read) when the loop is about to run, not for a kept result.
-    return { ctx, begin: () => (tokens.start(), ctx) };
+    return { ctx };
   };
 
   return {
@@ -100,10 +101,10 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       if (!roots) {
         const run = await resolveRun(merged);
         const watch = watchWarnings(run.logger);
-        const { ctx, begin } = await startRun(task, { ...run, logger: watch.logger }, true);
+        const { ctx } = await startRun(task, { ...run, logger: watch.logger }, true);
         const bypass = ctx.model !== undefined || overrides.searcher !== undefined || overrides.facts !== undefined || overrides.evaluator !== undefined;
         const memo = { task, options: ctx.options, provider: ctx.provider, bypass, fallback: ctx.fallback, cache: ctx.deps.cache, searcher: ctx.deps.searcher, env: run.env, logger: watch.logger, warned: watch.warned, signal: ctx.signal };
-        return runMemoized(memo, (cache) => runLoop({ ...begin(), deps: { ...ctx.deps, cache } }));
+        return runMemoized(memo, (cache) => runLoop({ ...ctx, deps: { ...ctx.deps, cache } }));
       }
       const labels = roots.map((r) => r.label);
       const shared: RetrieveOptions = { ...merged };
@@ -114,7 +115,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
         resolve: async (root, signal) => {
           const scope = scopeFor(merged.scope, root.label, labels);
           const run = await resolveRun({ ...shared, root: root.path, signal, ...(scope === undefined ? {} : { scope }) });
-          return { path: run.resolved.root, start: async (announce) => (await startRun(task, run, announce)).begin() };
+          return { path: run.resolved.root, start: async (announce) => (await startRun(task, run, announce)).ctx };
         },
       });
     },
@@ -124,10 +125,9 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   };
 }
 
-/** A root's loop, ready: `begin` starts what only a real run needs (the tokenizer) and gives its context. */
+/** A root's loop, ready to run. */
 interface StartedRun {
   ctx: LoopContext;
-  begin: () => LoopContext;
 }
 
 interface ResolvedRun {
