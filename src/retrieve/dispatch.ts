@@ -21,7 +21,7 @@ import { resolveRgPath } from './rg-path.js';
 import { readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
 import { MatchLog } from './match-log.js';
-import { scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
+import { scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
 import { statFiles, type FileStats } from './snapshot.js';
@@ -104,7 +104,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout), paths, terms }, record),
           logger,
         });
-      indexes.set(key, (index = { terms: new TermIndex(), lines: new LineIndex(), ...(store ? { store } : {}) }));
+      indexes.set(key, (index = { terms: new TermIndex(), lines: new LineIndex(), kept: [], ...(store ? { store } : {}) }));
     }
     return index;
   };
@@ -134,6 +134,8 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
 interface ScopeIndex {
   terms: TermIndex;
   lines: LineIndex;
+  /** The content scans of this searcher's lifetime (a run) that kept their matches. */
+  kept: KeptScan[];
   store?: SearchStore;
 }
 
@@ -175,12 +177,11 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // rg that dies, crashes or times out costs this dispatch its content evidence, not the run:
     // the listing still finds files by name and path, and a warning says what was lost.
     const failed: { error?: Error } = {};
-    // What this dispatch's content scan printed, kept until the candidates' lines are had from it.
-    let kept: KeptScan | undefined;
+    // What each content scan printed, kept for the run: the candidates' lines are had from it, this cycle and later.
     const scan = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void): Promise<void> => {
       const log = new MatchLog();
       await scanTerms({ ...run, terms: fresh, matchLog: log }, record);
-      if (!log.overflowed) kept = { patterns: scanPatterns(fresh), log };
+      if (!log.overflowed) context.index.kept.push({ terms: fresh, log });
     };
     const scanning = context.index.terms
       .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan })
@@ -202,7 +203,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     await Promise.all([
       failed.error
         ? undefined
-        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines, kept).catch((error: unknown) => {
+        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines, context.index.kept).catch((error: unknown) => {
             if (!isSearchFailure(error) || context.signal?.aborted) throw error;
             context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
           }),

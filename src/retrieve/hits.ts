@@ -9,7 +9,7 @@ import type { Candidate, Hit } from '../core/types.js';
 import { MAX_HIT_TEXT, selectHits } from './collect.js';
 import type { LineIndex } from './line-index.js';
 import type { MatchLog } from './match-log.js';
-import { replayLines, scanPatterns, scanTerms, type ScanRun, type ScanTerms } from './scan.js';
+import { replayLines, scanTerms, type ScanRun, type ScanTerms } from './scan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const NEWLINE = 0x0a;
@@ -46,27 +46,27 @@ export async function readHits(root: string, path: string, lines: ReadonlyMap<nu
   return hits;
 }
 
-/** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the patterns it ran. */
+/** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the terms it ran. */
 export interface KeptScan {
-  patterns: string[];
+  terms: ScanTerms;
   log: MatchLog;
 }
 
 /**
  * The evidence lines of the candidates found by content: one scan over those files alone, for
- * the terms each was not scanned for in an earlier cycle, then their best lines read. When the
- * dispatch's own content scan ran exactly the patterns that scan would run, rg already printed
- * those lines: they are replayed from what it kept instead.
+ * the terms each was not scanned for in an earlier cycle, then their best lines read. The terms
+ * a content scan of the whole scope ran this run (`kept`) need no second pass: rg already printed
+ * those lines, and each such scan is replayed with its own terms, as a scan of those terms over
+ * the candidates would have read them.
  */
-export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex, kept?: KeptScan): Promise<void> {
+export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex, kept: readonly KeptScan[] = []): Promise<void> {
   const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
   if (byPath.size === 0) return;
+  for (const group of lines.missing([...byPath.keys()], terms)) {
+    for (const scan of kept) if (sharesTerm(scan.terms, group.terms)) lines.record(group.paths, scan.terms, replayLines(scan.log, group.paths, scan.terms));
+  }
   await Promise.all(
     lines.missing([...byPath.keys()], terms).map(async (group) => {
-      if (kept && samePatterns(kept.patterns, scanPatterns(group.terms))) {
-        lines.record(group.paths, group.terms, replayLines(kept.log, group.paths, group.terms));
-        return;
-      }
       const found = new Map<string, Map<number, string[]>>();
       await scanTerms({ ...run, paths: group.paths, terms: group.terms, lines: true }, (path, tally) => {
         if (tally.lines) found.set(path, tally.lines);
@@ -86,6 +86,6 @@ export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerm
   );
 }
 
-function samePatterns(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((p, i) => p === b[i]);
+function sharesTerm(a: ScanTerms, b: ScanTerms): boolean {
+  return a.keywords.some((k) => b.keywords.includes(k)) || a.literals.some((l) => b.literals.includes(l)) || a.symbols.some((s) => b.symbols.includes(s));
 }
