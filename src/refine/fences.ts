@@ -30,17 +30,3 @@ export function exampleFenceRanges(text: string): Array<[number, number]> {
 export function isInRanges(ranges: ReadonlyArray<[number, number]>, index: number): boolean {
   return ranges.some(([start, end]) => index >= start && index < end);
 }
-
-/**
- * The task without its HTML comments (`<!-- … -->`) outside fenced blocks: GitHub hides them, so
- * they hold an issue template's instructions ("Please read the README before submitting"), not
- * the reporter's words, and their words would be searched for in every file. A comment inside a
- * fence is the reporter's code and stays; an unclosed `<!--` stays. Each comment becomes one
- * space. When nothing but comments holds a word, the text is returned as it was.
- */
-export function withoutHtmlComments(text: string): string {
-  if (!text.includes('<!--')) return text;
-  const fences = [...text.matchAll(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm)].map((m): [number, number] => [m.index, m.index + m[0].length]);
-  const stripped = text.replace(/<!--[\s\S]*?-->/g, (comment, at: number) => (isInRanges(fences, at) ? comment : ' '));
-  return /[\p{L}\p{N}]/u.test(stripped) ? stripped : text;
-}

@@ -1,6 +1,6 @@
 import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, MAX_TASK_CHARS, stem, STOPWORDS, wholeTerm } from '../core/text.js';
 import type { Query } from '../core/types.js';
-import { exampleFenceRanges, isInRanges, withoutHtmlComments } from './fences.js';
+import { exampleFenceRanges, isInRanges } from './fences.js';
 import { findMentions } from './mentions.js';
 import { roundTo } from '../core/numbers.js';
 
@@ -26,8 +26,8 @@ export function planQuery(task: string): Query {
   // Control characters (a binary task, a terminal dump) separate words; they are never part of one.
   // A run of 512+ characters without a space (base64, a minified line, a pasted blob) names
   // nothing to search for, and would cost the path and identifier patterns quadratic time.
-  // An issue template's hidden instructions are not the task (`withoutHtmlComments`).
-  const text = withoutHtmlComments(task.slice(0, MAX_TASK_CHARS))
+  const text = task
+    .slice(0, MAX_TASK_CHARS)
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]+/g, ' ')
     .replace(/\S{512,}/g, ' ');
   const mentions = findMentions(text);

@@ -92,26 +92,3 @@ describe('planQuery', () => {
     expect(a.keywords.length).toBeLessThanOrEqual(48);
   });
 });
-
-describe('planQuery on an issue template', () => {
-  it('does not search for the words of HTML comments outside fences (GitHub hides them)', () => {
-    const task = [
-      'Set-Cookie header is not an array anymore in parseHeaders',
-      '<!-- Please read the CONTRIBUTING guide and search existing discussions before submitting -->',
-      '```html',
-      '<!-- keepThisMarkup -->',
-      '```',
-    ].join('\n');
-    const plan = planQuery(task);
-    expect(plan.keywords).toContain('header');
-    expect(plan.symbols).toContain('parseHeaders');
-    for (const word of ['contributing', 'discussion', 'submitting', 'submit', 'guid']) expect(plan.keywords).not.toContain(word);
-    // a comment inside a fence is the reporter's code
-    expect([...plan.keywords, ...plan.symbols].some((t) => t.toLowerCase().includes('keepthismarkup'))).toBe(true);
-  });
-
-  it('keeps a task written only inside a comment, and an unclosed comment', () => {
-    expect(planQuery('<!-- parseHeaders drops the Set-Cookie array -->').symbols).toContain('parseHeaders');
-    expect(planQuery('parseHeaders fails <!-- because mergeCookies never closes').symbols).toContain('mergeCookies');
-  });
-});
