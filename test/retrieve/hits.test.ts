@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/core/log.js';
+import type { Candidate } from '../../src/core/types.js';
+import { readEvidenceLines, type KeptScan } from '../../src/retrieve/hits.js';
+import { LineIndex } from '../../src/retrieve/line-index.js';
+import { MatchLog } from '../../src/retrieve/match-log.js';
+import { scanTerms, type ScanTerms } from '../../src/retrieve/scan.js';
+import { loggingRg } from '../helpers/logging-rg.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+
+const repo = useTempRepos();
+
+function candidates(paths: string[]): Candidate[] {
+  return paths.map((path) => ({ path, size: 0, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: ['content'] }));
+}
+
+describe('readEvidenceLines', () => {
+  it("reads a later cycle's candidates from the scans the run kept, each replayed with its own terms: no rg, the same lines as a pass over them", async () => {
+    const r = repo({
+      'src/cookies.ts': 'export function getCookies(headers) {\n  return headers["set-cookie"] ?? [];\n}\nconst store = new CookieStore();\n',
+      'src/server.py': 'def handle(request):\n    cookies = get_cookies(request.headers)\n    return respond(cookies)\n',
+      'README.md': 'Cookies are kept as an array of Set-Cookie headers.\n',
+    });
+    const rg = await loggingRg(r.root);
+    const run = { rgPath: rg.path, root: r.root, iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
+    // cycle 1 scanned the task's terms, cycle 2 the terms it borrowed: two whole-scope scans kept
+    const first: ScanTerms = { keywords: ['cooki', 'header'], literals: ['Set-Cookie'], symbols: [] };
+    const second: ScanTerms = { keywords: ['getcookies', 'respond'], literals: [], symbols: ['CookieStore'] };
+    const kept: KeptScan[] = [];
+    for (const terms of [first, second]) {
+      const log = new MatchLog();
+      await scanTerms({ ...run, paths: [''], terms, matchLog: log }, () => undefined);
+      kept.push({ terms, log });
+    }
+    const all: ScanTerms = { keywords: [...first.keywords, ...second.keywords], literals: first.literals, symbols: second.symbols };
+    const paths = ['src/cookies.ts', 'src/server.py', 'README.md'];
+
+    rg.reset();
+    const replayed = candidates(paths);
+    await readEvidenceLines(replayed, all, run, new LineIndex(), kept);
+    expect(rg.searches()).toBe(0);
+
+    const scanned = candidates(paths);
+    await readEvidenceLines(scanned, all, run, new LineIndex());
+    expect(rg.searches()).toBeGreaterThan(0);
+
+    // the same lines and terms; a line's terms come scan by scan, as for a candidate of an earlier cycle
+    const sorted = (list: Candidate[]): unknown => list.map((c) => c.hits.map((h) => ({ ...h, terms: [...h.terms].sort() })));
+    expect(sorted(replayed)).toEqual(sorted(scanned));
+    const lines = Object.fromEntries(replayed.map((c) => [c.path, c.hits.map((h) => [h.line, [...h.terms].sort()])]));
+    expect(lines['src/cookies.ts']?.map(([line]) => line)).toEqual([1, 2, 4]);
+    expect(lines['src/cookies.ts']?.[2]).toEqual([4, ['CookieStore', 'cooki']]);
+    expect(lines['src/server.py']?.map(([line]) => line)).toEqual([2, 3]);
+  });
+});
