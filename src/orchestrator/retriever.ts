@@ -51,7 +51,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   };
 
   /** One root's loop, ready to run: roles loaded, provider chosen (and said, when `announce`), caches and evaluator built. */
-  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<StartedRun> => {
+  const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<LoopContext> => {
     // An injected evaluator is the caller's choice: no provider is picked around it.
     const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
     // The roles are read (and checked) when a model will use them, or when the user named a folder
@@ -78,7 +78,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       logger,
     };
     const model = choice.model && loaded && (await import('./model-roles.js')).createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
-    const ctx: LoopContext = {
+    return {
       task,
       options: resolved,
       deps,
@@ -91,7 +91,6 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       startTokenizer: tokens.start,
       tokenizerReady: tokens.ready,
     };
-    return { ctx };
   };
 
   return {
@@ -101,7 +100,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       if (!roots) {
         const run = await resolveRun(merged);
         const watch = watchWarnings(run.logger);
-        const { ctx } = await startRun(task, { ...run, logger: watch.logger }, true);
+        const ctx = await startRun(task, { ...run, logger: watch.logger }, true);
         const bypass = ctx.model !== undefined || overrides.searcher !== undefined || overrides.facts !== undefined || overrides.evaluator !== undefined;
         const memo = { task, options: ctx.options, provider: ctx.provider, bypass, fallback: ctx.fallback, cache: ctx.deps.cache, searcher: ctx.deps.searcher, env: run.env, logger: watch.logger, warned: watch.warned, signal: ctx.signal };
         return runMemoized(memo, (cache) => runLoop({ ...ctx, deps: { ...ctx.deps, cache } }));
@@ -115,7 +114,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
         resolve: async (root, signal) => {
           const scope = scopeFor(merged.scope, root.label, labels);
           const run = await resolveRun({ ...shared, root: root.path, signal, ...(scope === undefined ? {} : { scope }) });
-          return { path: run.resolved.root, start: async (announce) => (await startRun(task, run, announce)).ctx };
+          return { path: run.resolved.root, start: (announce) => startRun(task, run, announce) };
         },
       });
     },
@@ -123,11 +122,6 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       for (const cache of caches.values()) await (await cache).flush();
     },
   };
-}
-
-/** A root's loop, ready to run. */
-interface StartedRun {
-  ctx: LoopContext;
 }
 
 interface ResolvedRun {
