@@ -44,11 +44,6 @@ export function renderPackText(files: readonly FileResult[]): string {
   return files.map(renderPackedFile).join(PACK_SEPARATOR);
 }
 
-interface FileWork {
-  file: FileResult;
-  lines: string[];
-}
-
 /**
  * Packs the files scoring ≥ threshold, best first (ties by path), region by region while the
  * running count stays within the budget. A region that doesn't fit is shrunk to a window around
@@ -62,7 +57,7 @@ export function packFiles(input: PackInput): PackResult {
   const ranked = input.scores
     .filter((s) => s.relevance >= input.threshold)
     .sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const packed: FileWork[] = [];
+  const packed: FileResult[] = [];
   const cut: CutRegion[] = [];
   const seen = new Set<string>();
   let total = 0;
@@ -82,14 +77,15 @@ export function packFiles(input: PackInput): PackResult {
     // The heading with an empty fence, then per region its numbered lines (and a gap mark): the
     // running count is close; `settle` counts the finished text exactly.
     const heading = tokenizer.count(`${renderFileHeading(file)}${PACK_SEPARATOR}\`\`\`${fenceTagOf(file.path)}\n\`\`\``) + (packed.length > 0 ? sep : 0);
-    const costOf = (region: Region): number => tokenizer.count(`${renderNumberedLines(withText(region, lines))}\n${GAP_LINE}\n`);
+    const costOf = (region: Region): number => regionCost(tokenizer, withText(region, lines));
     const regions = regionsFor({ ...(facts ?? bareFacts(score.path)), lines: Math.min(facts?.lines ?? lineCount, lineCount) }, score.evidence);
     const left: CutRegion[] = [];
     for (const region of regions) {
       const headingCost = file.regions.length === 0 ? heading : 0;
-      const fitted = fitRegion(region, score.evidence, budget - total - headingCost, costOf);
+      const whole = costOf(region);
+      const fitted = fitRegion(region, whole, score.evidence, budget - total - headingCost, costOf);
       if (!fitted) {
-        left.push(cutOf(score.path, region, costOf(region)));
+        left.push(cutOf(score.path, region, whole));
         continue;
       }
       total += headingCost + fitted.tokens;
@@ -97,14 +93,14 @@ export function packFiles(input: PackInput): PackResult {
       for (const rest of outside(region, fitted.region)) left.push(cutOf(score.path, rest, costOf(rest)));
     }
     if (file.regions.length > 0) {
-      packed.push({ file, lines });
+      packed.push(file);
       cut.push(...left);
     } else {
       cut.push({ path: score.path, tokens: heading + left.reduce((sum, item) => sum + item.tokens, 0) });
     }
   }
   const tokens = settle(packed, budget, tokenizer, cut);
-  const files = packed.map(({ file }) => (input.withContent ? file : { ...file, regions: file.regions.map(({ content: _content, ...region }) => region) }));
+  const files = packed.map((file) => (input.withContent ? file : { ...file, regions: file.regions.map(({ content: _content, ...region }) => region) }));
   return { files, tokens, cut };
 }
 
@@ -112,21 +108,25 @@ export function packFiles(input: PackInput): PackResult {
  * The whole text counted at once (token merges across block boundaries can differ from the sum
  * of the parts); while it is over the budget, the last region packed is cut.
  */
-function settle(packed: FileWork[], budget: number, tokenizer: Tokenizer, cut: CutRegion[]): number {
+function settle(packed: FileResult[], budget: number, tokenizer: Tokenizer, cut: CutRegion[]): number {
   for (;;) {
-    const tokens = tokenizer.count(renderPackText(packed.map((p) => p.file)));
+    const tokens = tokenizer.count(renderPackText(packed));
     const last = packed[packed.length - 1];
     if (tokens <= budget || !last) return tokens;
-    const region = last.file.regions.pop()!;
-    cut.push(cutOf(last.file.path, region, tokenizer.count(`${renderNumberedLines(region)}\n${GAP_LINE}\n`)));
-    if (last.file.regions.length === 0) packed.pop();
+    const region = last.regions.pop()!;
+    cut.push(cutOf(last.path, region, regionCost(tokenizer, region)));
+    if (last.regions.length === 0) packed.pop();
   }
 }
 
-/** The region if it fits in `room`, else the widest window around its first evidence line that does. */
-function fitRegion(region: Region, evidence: readonly number[], room: number, costOf: (region: Region) => number): { region: Region; tokens: number } | undefined {
+/** What a region (with its text) adds to the pack: its numbered lines and a gap mark. */
+function regionCost(tokenizer: Tokenizer, region: Region): number {
+  return tokenizer.count(`${renderNumberedLines(region)}\n${GAP_LINE}\n`);
+}
+
+/** The region (costing `tokens`) if it fits in `room`, else the widest window around its first evidence line that does. */
+function fitRegion(region: Region, tokens: number, evidence: readonly number[], room: number, costOf: (region: Region) => number): { region: Region; tokens: number } | undefined {
   if (room < 0) return undefined;
-  const tokens = costOf(region);
   if (tokens <= room) return { region, tokens };
   const anchor = evidence.filter((n) => n >= region.start && n <= region.end).sort((a, b) => a - b)[0] ?? region.start;
   for (const radius of SHRINK_RADII) {
