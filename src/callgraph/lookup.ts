@@ -11,17 +11,14 @@ import type { FileFacts, Query } from '../core/types.js';
 import { enclosingDefinition, findCallsIn, isCallable, isCallOf, siteOf, type CallSite, type DefSite } from './sites.js';
 
 const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
+/** Files one name search keeps (the searcher's `maxCandidates`). */
+const MAX_FILES = 400;
 
 export interface SymbolLookupOptions {
   scope: SearchScope;
   searcher: Searcher;
   facts: FactsReader;
   signal?: AbortSignal;
-  /**
-   * Files one name search keeps (the searcher's `maxCandidates`).
-   * @default 400
-   */
-  maxFiles?: number;
 }
 
 export interface NameSites {
@@ -34,8 +31,6 @@ export interface SymbolLookup {
   lookup(names: readonly string[]): Promise<Map<string, NameSites>>;
   /** Names a definition's body calls, with the first line calling each. */
   calleesOf(site: DefSite): Promise<Array<{ name: string; line: number }>>;
-  /** The file's facts, when it can be read. */
-  factsOf(file: string): Promise<FileFacts | undefined>;
 }
 
 export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
@@ -60,7 +55,7 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
       const fresh = [...new Set(names)].filter((n) => !known.has(n));
       if (fresh.length > 0) {
         for (const name of fresh) known.set(name, { defs: [], calls: [] });
-        const found = await searcher.search({ ...scope, query: symbolQuery(fresh), maxCandidates: options.maxFiles ?? 400 }, signal);
+        const found = await searcher.search({ ...scope, query: symbolQuery(fresh), maxCandidates: MAX_FILES }, signal);
         // Prose and data name functions too (`step_two(y)` in a README): only code calls or defines
         // them. Files whose lines only mention a name (imports, comments) are not parsed at all.
         const files = found.candidates.filter((c) => !PROSE_KINDS.has(fileKindOf(c.path)) && c.hits.some((h) => h.terms.some((t) => fresh.includes(t) && (isCallOf(h.text, t) || isDefinitionLine(h.text, t)))));
@@ -93,11 +88,6 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
       // before `(` that is not a keyword.
       const names = fileFacts.calls.length > 0 ? new Set(fileFacts.calls) : namesBeforeParen(lines.slice(site.start - 1, site.end));
       return findCallsIn(site, lines, names, fileFacts.defs);
-    },
-
-    async factsOf(file) {
-      await readFacts([file]);
-      return factsCache.get(file);
     },
   };
 }

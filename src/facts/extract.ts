@@ -12,8 +12,6 @@ import { normalizeNewlines } from './newlines.js';
 
 export type ExtractedFacts = Omit<FileFacts, 'path' | 'hash'>;
 
-export { normalizeNewlines };
-
 /** A loaded grammar and how its tree becomes facts (see `tree-sitter/`). */
 export interface TreeInput {
   grammar: Grammar;
