@@ -27,9 +27,9 @@ export function definitionStrength(f: Features, symbolWeight: (symbol: string) =
     .reduce((sum, w, i) => sum + w / (i + 1), 0);
 }
 
-/** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt). */
-export function combineFeatures(f: Features, symbolWeight: (symbol: string) => number): number {
-  const evidence = f.lexical + ANCHOR.definition * definitionStrength(f, symbolWeight) + ANCHOR.literal * Math.min(f.literal, 2);
+/** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt); `definition` is its `definitionStrength`. */
+export function combineFeatures(f: Features, definition: number): number {
+  const evidence = f.lexical + ANCHOR.definition * definition + ANCHOR.literal * Math.min(f.literal, 2);
   return evidence * KIND_FACTOR[f.kind] + ANCHOR.mention * f.mention;
 }
 

@@ -60,8 +60,6 @@ export interface RawScores {
   neighbours: number[];
   /** Candidates that copy another candidate (their raw score is cut to `ANCHOR.copy`). */
   copies: Set<number>;
-  /** Per candidate: how near it sits to the previous cycle's strong files (0 in the first cycle). */
-  near: number[];
 }
 
 /** Features and uncalibrated scores of every candidate (calibration scripts read these too). */
@@ -79,14 +77,14 @@ export function rawScores(input: EvalInput): RawScores {
     // A name defined in many files (a common method name) proves less than a unique one.
     return weight * Math.min(1, idfOf(term, stats) / 5);
   };
-  const raws = features.map((f) => combineFeatures(f, symbolWeight));
   const definitions = features.map((f) => definitionStrength(f, symbolWeight));
+  const raws = features.map((f, i) => combineFeatures(f, definitions[i]!));
   const copies = new Set(findCopies(candidates, plan.keywords));
   for (const i of copies) raws[i]! *= ANCHOR.copy;
   const neighbours = addNeighbourBonus(candidates, raws, input);
   const near = nearStrongFiles(candidates.map((c) => c.path), input.previous ?? []);
   near.forEach((share, i) => (raws[i]! *= 1 + CLUSTER.weight * share));
-  return { features, raws, definitions, neighbours, copies, near };
+  return { features, raws, definitions, neighbours, copies };
 }
 
 /** Files imported by the strongest files, and the other files of their package, gain a small share of their score. */
