@@ -24,8 +24,6 @@ const FAMILY: Record<FrameFormat, Family> = {
 
 interface OpenTrace {
   family: Family | undefined;
-  /** Python prints the outermost frame first; everyone else the innermost. */
-  outerFirst: boolean;
   /** `cause`: a JVM `Caused by` (nearer the origin than the trace before); `context`: a later, secondary block. */
   kind: 'main' | 'cause' | 'context';
   frames: RawFrame[];
@@ -168,7 +166,6 @@ class Scanner {
     else if (!current || (current.family !== undefined && current.family !== family) || (family === 'python' && current.error)) target = undefined;
     target ??= this.open(family, 'main');
     target.family ??= family;
-    target.outerFirst = family === 'python';
     const { index: _index, valgrind: _valgrind, ...raw } = frame;
     target.frames.push(raw);
   }
@@ -190,7 +187,7 @@ class Scanner {
   }
 
   private open(family: Family | undefined, kind: OpenTrace['kind'], error?: Omit<ErrorReport, 'trace'>): OpenTrace {
-    const trace: OpenTrace = { family, outerFirst: family === 'python', kind, frames: [], ...(error ? { error } : {}) };
+    const trace: OpenTrace = { family, kind, frames: [], ...(error ? { error } : {}) };
     this.traces.push(trace);
     this.current = trace;
     return trace;
@@ -203,7 +200,8 @@ class Scanner {
     const useful: number[] = [];
     kept.forEach((trace, index) => {
       const built = trace.frames.map((raw) => buildFrame(raw, index));
-      const innerFirst = trace.outerFirst ? [...built].reverse() : built;
+      // Python prints the outermost frame first; everyone else the innermost.
+      const innerFirst = trace.family === 'python' ? [...built].reverse() : built;
       let depth = 0;
       for (const frame of innerFirst) {
         frame.depth = depth;
