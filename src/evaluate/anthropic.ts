@@ -4,10 +4,7 @@ import { abortError, ProviderError } from '../core/errors.js';
 import { countingFetch } from '../llm/attempts.js';
 import { repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
-
 import { ANTHROPIC_DEFAULT_MODEL } from './defaults.js';
-
-export { ANTHROPIC_DEFAULT_MODEL };
 
 export interface AnthropicModelOptions {
   apiKey: string;

@@ -4,11 +4,7 @@ import { abortError, ProviderError } from '../core/errors.js';
 import { countingFetch } from '../llm/attempts.js';
 import { repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
-
-/** Small and fast: judging signatures needs no large model. */
 import { OPENAI_DEFAULT_MODEL } from './defaults.js';
-
-export { OPENAI_DEFAULT_MODEL };
 
 export interface OpenAIModelOptions {
   /** A local server (Ollama, llama.cpp) takes any key; a placeholder is sent then. */

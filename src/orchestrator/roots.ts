@@ -129,7 +129,7 @@ export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal 
 /** Each root's egress manifest with its paths labelled as the result's are; undefined when no root had a model. */
 function mergeEgress(runs: readonly RootRun[]): Egress[] | undefined {
   if (!runs.some((r) => r.ctx.model)) return undefined;
-  return runs.flatMap((r) => (r.ctx.model?.egress.report() ?? []).map((e) => ({ ...e, files: e.files.map((f) => ({ ...f, path: `${r.root.label}:${f.path}` })) })));
+  return runs.flatMap((r) => (r.ctx.model?.egress.report() ?? []).map((e) => ({ ...e, files: e.files.map((f) => ({ ...f, path: labelPath(r.root.label, f.path) })) })));
 }
 
 /**
