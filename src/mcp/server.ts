@@ -6,9 +6,8 @@ import { isAbortError, isCtxloopError, toError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
-import { renderJson } from '../cli/render/json.js';
+import { contractOf, renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
-import { renderPaths } from '../cli/render/paths.js';
 import type { Retriever } from '../orchestrator/retriever.js';
 import { renderLocateText } from '../cli/render/locate.js';
 import { locateBug, type LocatedContext } from './locate.js';
@@ -128,9 +127,9 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
 
 function renderFor(located: LocatedContext, format: Format): string {
   const { suspects, ...result } = located;
-  if (format === 'json') return suspects ? `${JSON.stringify({ ...(JSON.parse(renderJson(result)) as object), suspects }, null, 2)}\n` : renderJson(result);
+  if (format === 'json') return suspects ? `${JSON.stringify({ ...contractOf(result), suspects }, null, 2)}\n` : renderJson(result);
   if (format === 'md') return suspects ? `# Suspects\n\n${renderLocateText(suspects)}\n${renderMarkdown(result)}` : renderMarkdown(result);
-  const paths = [...new Set([...(suspects?.candidates.map((c) => c.path) ?? []), ...renderPaths(result).split('\n').filter(Boolean)])].map((p) => `${p}\n`).join('');
+  const paths = [...new Set([...(suspects?.candidates.map((c) => c.path) ?? []), ...result.files.map((f) => f.path)])].map((p) => `${p}\n`).join('');
   return paths || '(no file reached the threshold; ask for format md or json to see the candidates)\n';
 }
 

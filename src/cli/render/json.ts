@@ -4,11 +4,16 @@ import type { RetrieveResult } from '../../core/types.js';
 // orchestrator attaches stays internal until it is added here on purpose.
 const CONTRACT_KEYS = ['task', 'root', 'provider', 'files', 'candidates', 'gaps', 'cycles', 'usage', 'tokens', 'cut', 'fallback', 'roots', 'egress'] as const;
 
-/** The result contract of DESIGN.md, exactly: what `--json` prints. */
-export function renderJson(result: RetrieveResult): string {
+/** The result contract of DESIGN.md, exactly: its fields, in order, those set. */
+export function contractOf(result: RetrieveResult): Partial<Record<(typeof CONTRACT_KEYS)[number], unknown>> {
   const out: Partial<Record<(typeof CONTRACT_KEYS)[number], unknown>> = {};
   for (const key of CONTRACT_KEYS) if (result[key] !== undefined) out[key] = result[key];
-  return `${JSON.stringify(out, null, 2)}\n`;
+  return out;
+}
+
+/** What `--json` prints: the contract. */
+export function renderJson(result: RetrieveResult): string {
+  return `${JSON.stringify(contractOf(result), null, 2)}\n`;
 }
 
 /** What `--json` prints on stdout when the run fails, so a parser never gets an empty string. */
