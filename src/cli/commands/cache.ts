@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { cacheStats, clearCache, defaultCacheDir, type CacheStats } from '../../cache/store.js';
 import { UsageError } from '../../core/errors.js';
 import { resolveRunOptions } from '../../orchestrator/config.js';
+import { wantsHelp } from '../args.js';
 import { reportFailure } from '../fail.js';
 import { parseTextFlag, SEE_HELP, suggestName, toFlagError } from '../flag-values.js';
 import { useColor, type Io } from '../io.js';
@@ -45,7 +46,7 @@ export async function runCacheCommand(argv: string[], io: Io): Promise<number> {
   const json = argv.includes('--json');
   try {
     const [sub, ...rest] = argv;
-    if (sub === undefined || sub === '--help' || sub === '-h' || argv.includes('--help') || argv.includes('-h')) {
+    if (sub === undefined || wantsHelp(argv)) {
       await writeOutput(CACHE_USAGE, sub === undefined ? io.stderr : io.stdout);
       return sub === undefined ? 2 : 0;
     }

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors.js';
-import { DEFAULTS, type TraceOptions } from '../../core/options.js';
+import type { TraceOptions } from '../../core/options.js';
 import type { TraceResult } from '../../core/types.js';
 import { trace } from '../../orchestrator/call-trace.js';
 import { parseChoiceFlag, parseIntFlag, SEE_HELP } from '../flag-values.js';
@@ -20,7 +20,7 @@ export function traceCommand(argv: string[], io: Io): Promise<number> {
       if (!symbol) throw new UsageError('bad_option', `--symbol is required: the function, method or class to trace ${SEE_HELP}`);
       const options: TraceOptions = { root: common.root, ...common.search, logger, env: io.env };
       if (typeof values.direction === 'string') options.direction = parseChoiceFlag('--direction', values.direction, DIRECTIONS);
-      options.depth = typeof values.depth === 'string' ? parseIntFlag('--depth', values.depth, 1, 8) : DEFAULTS.traceDepth;
+      if (typeof values.depth === 'string') options.depth = parseIntFlag('--depth', values.depth, 1, 8);
       if (io.signal) options.signal = io.signal;
       return trace(symbol, options);
     },
