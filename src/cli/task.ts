@@ -21,7 +21,7 @@ export async function readTask(source: TaskSource | undefined, io: Pick<Io, 'std
 
 async function readRaw(source: TaskSource | undefined, stdin: InputStream | undefined): Promise<string> {
   if (source?.kind === 'text') return source.text;
-  if (source?.kind === 'file') return readTaskFile(source.path);
+  if (source?.kind === 'file') return readFlagFile('--task-file', source.path);
   if (source?.kind === 'stdin') {
     if (!stdin) throw new UsageError('no_task', '--task-file - reads stdin, but there is no stdin', { hint: NO_TASK_HINT });
     return readAll(stdin);
@@ -31,13 +31,14 @@ async function readRaw(source: TaskSource | undefined, stdin: InputStream | unde
   return readAll(stdin);
 }
 
-async function readTaskFile(path: string): Promise<string> {
+/** The text of the file a flag names; one it cannot read is a usage error naming the flag and why. */
+export async function readFlagFile(flag: string, path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UsageError('bad_option', `--task-file: cannot read ${path} (${why})`, { cause: error });
+    throw new UsageError('bad_option', `${flag}: cannot read ${path} (${why})`, { cause: error });
   }
 }
 

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import type { LocateOptions } from '../../core/options.js';
@@ -8,7 +7,7 @@ import { parseIntFlag, SEE_HELP } from '../flag-values.js';
 import { renderLocateHelp } from '../help.js';
 import type { Io } from '../io.js';
 import { renderLocateJson, renderLocateText } from '../render/locate.js';
-import { readAll } from '../task.js';
+import { readAll, readFlagFile } from '../task.js';
 import { runToolCommand } from './tool.js';
 
 const HINT = 'pass --error FILE, or pipe the error text with --error -';
@@ -40,14 +39,7 @@ async function readErrorText(source: string | undefined, io: Io): Promise<string
     if (!io.stdin) throw new UsageError('no_task', '--error - reads stdin, but there is no stdin', { hint: HINT });
     text = await readAll(io.stdin);
   } else {
-    const path = resolve(io.cwd, source);
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-      throw new UsageError('bad_option', `--error: cannot read ${path} (${why})`, { cause: error });
-    }
+    text = await readFlagFile('--error', resolve(io.cwd, source));
   }
   if (!text.trim()) throw new UsageError('no_task', `the error text is empty${source && source !== '-' ? ` in ${source}` : ''}`, { hint: HINT });
   return text;
