@@ -144,7 +144,8 @@ function formatOf(values: Values): OutputFormat {
   return values.json ? 'json' : (format ?? 'md');
 }
 
-function settingsOf(values: Values, cwd: string): FlagSettings {
+/** The settings flags (`retrieve`'s, or the subset another command takes), each checked with a message naming it. */
+export function settingsOf(values: Values, cwd: string): FlagSettings {
   const settings: FlagSettings = {};
   if (values['max-cycles'] !== undefined) settings.maxCycles = parseNumberFlag('--max-cycles', values['max-cycles'], 'maxCycles');
   if (values.threshold !== undefined) settings.threshold = parseNumberFlag('--threshold', values.threshold, 'threshold');

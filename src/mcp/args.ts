@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { parseSettings, type ProviderName, type RetrieveOptions, type RootSpec } from '../core/options.js';
-import { parseRootFlag } from '../cli/args.js';
-import { parseChoiceFlag, parseNumberFlag, parseTextFlag, PROVIDERS, SEE_HELP, toFlagError } from '../cli/flag-values.js';
+import { parseSettings, type RetrieveOptions, type RootSpec } from '../core/options.js';
+import { parseRootFlag, settingsOf } from '../cli/args.js';
+import { SEE_HELP, toFlagError } from '../cli/flag-values.js';
 
 /** `ctxloop mcp` after parsing: what every tool call starts from, and how loud stderr is. */
 export interface McpArgs {
@@ -64,22 +64,13 @@ export function parseMcpArgs(argv: string[], cwd: string): McpArgs {
     throw toFlagError(error, Object.keys(MCP_FLAGS));
   }
   if (values.quiet && values.verbose) throw new UsageError('bad_option', `--quiet and --verbose cannot be used together ${SEE_HELP}`);
-  if (values.cache !== undefined && values['no-cache']) throw new UsageError('bad_option', `--cache and --no-cache cannot be used together ${SEE_HELP}`);
-  const config: RetrieveOptions = {};
+  // the settings flags `retrieve` also takes, read as it reads them
+  const settings = settingsOf(values, cwd);
+  parseSettings(settings, 'flags');
+  const config: RetrieveOptions = { ...settings };
   const roots: RootSpec[] = (values.root ?? []).map((raw) => parseRootFlag(raw, cwd));
   if (roots.length > 1 || roots[0]?.label !== undefined) config.roots = roots;
   else config.root = roots[0]?.path ?? resolve(cwd);
-  if (values.provider !== undefined) config.provider = parseChoiceFlag<ProviderName>('--provider', values.provider, PROVIDERS);
-  if (values.model !== undefined) config.model = parseTextFlag('--model', values.model);
-  if (values.budget !== undefined) config.budget = parseNumberFlag('--budget', values.budget, 'budget');
-  if (values.threshold !== undefined) config.threshold = parseNumberFlag('--threshold', values.threshold, 'threshold');
-  if (values['max-cycles'] !== undefined) config.maxCycles = parseNumberFlag('--max-cycles', values['max-cycles'], 'maxCycles');
-  if (values.cache !== undefined) config.cache = resolve(cwd, parseTextFlag('--cache', values.cache));
-  if (values['no-cache']) config.cache = false;
-  if (values['agents-dir'] !== undefined) config.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
-  if (values['prompts-dir'] !== undefined) config.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
-  const { root: _root, roots: _roots, ...settings } = config;
-  parseSettings(settings, 'flags');
   return { help: values.help === true, config, quiet: values.quiet === true, verbose: values.verbose === true };
 }
 
