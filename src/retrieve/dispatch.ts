@@ -25,6 +25,7 @@ import { scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
 import { statFiles, type FileStats } from './snapshot.js';
+import { sampleLoad, scanWithinBudget } from './term-budget.js';
 import { TermIndex, type TermKey } from './term-index.js';
 
 export interface SearcherOptions {
@@ -178,10 +179,23 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // the listing still finds files by name and path, and a warning says what was lost.
     const failed: { error?: Error } = {};
     // What each content scan printed, kept for the run: the candidates' lines are had from it, this cycle and later.
-    const scan = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void): Promise<void> => {
+    const scanOnce = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, signal: AbortSignal | undefined): Promise<void> => {
       const log = new MatchLog();
-      await scanTerms({ ...run, terms: fresh, matchLog: log }, record);
+      await scanTerms({ ...run, terms: fresh, matchLog: log, signal }, record);
       if (!log.overflowed) context.index.kept.push({ terms: fresh, log });
+    };
+    // in a large repository, bounded by a sample of its files (term-budget.ts)
+    const scan = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, reset: () => void) => {
+      const leftOut = await scanWithinBudget({
+        terms: fresh,
+        listing,
+        scan: (terms, signal) => scanOnce(terms, record, signal),
+        sample: (paths, terms) => sampleLoad(run, paths, terms),
+        reset,
+        signal: stop.signal,
+      });
+      if (leftOut.length > 0) context.logger.info(`content scan: ${leftOut.length} term(s) held by most files not counted, to bound the scan of a repository this large: ${leftOut.map((t) => t.value).join(', ')}`);
+      return leftOut;
     };
     const scanning = context.index.terms
       .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan })
@@ -199,11 +213,12 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     const list = (settled[0] as PromiseFulfilledResult<FileList>).value;
     if (failed.error) context.warnOnce(`content search failed (${failed.error.message}); results rest on file names and paths`);
     const evidence = failed.error ? new Map() : context.index.terms.evidenceFor(terms);
-    const ranked = rankCandidates({ query, list, evidence, maxCandidates: request.maxCandidates });
+    const ranked = rankCandidates({ query, list, evidence, maxCandidates: request.maxCandidates, leftOut: context.index.terms.leftOutDocFreq(query.keywords) });
+    const counted = context.index.terms.counted(terms);
     await Promise.all([
       failed.error
         ? undefined
-        : readEvidenceLines(ranked.candidates, terms, run, context.index.lines, context.index.kept).catch((error: unknown) => {
+        : readEvidenceLines(ranked.candidates, counted, run, context.index.lines, context.index.kept).catch((error: unknown) => {
             if (!isSearchFailure(error) || context.signal?.aborted) throw error;
             context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
           }),

@@ -16,6 +16,8 @@ export interface RankInput {
   list: FileList;
   evidence: ReadonlyMap<string, FileTally>;
   maxCandidates: number;
+  /** Keywords a scan left out as too common to count, with the number of files estimated to hold each. */
+  leftOut?: Readonly<Record<string, number>>;
 }
 
 /** Derived once per listing: a run ranks many dispatches over the same files. */
@@ -46,9 +48,10 @@ const SATURATION = 1.2;
  * for the candidates kept, not for every file that matched. Every file with evidence is
  * ordered, but only the kept ones become candidates.
  */
-export function rankCandidates({ query, list, evidence, maxCandidates }: RankInput): DispatchResult {
+export function rankCandidates({ query, list, evidence, maxCandidates, leftOut = {} }: RankInput): DispatchResult {
   const { paths } = derivedOf(list);
   const stats = computeStats(query, list, evidence, paths);
+  Object.assign(stats.docFreq, leftOut);
   const excluded = createPathMatcher(query.excludes, { matchParents: true });
   const entries = new Map<string, Entry>();
   const entryOf = (path: string): Entry => {

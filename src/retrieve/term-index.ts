@@ -22,14 +22,20 @@ export type Postings = Map<string, number>;
 export interface TermSources {
   /** Postings read back from an earlier run (already brought up to date), or undefined for each term that must be scanned. */
   restore?: (keys: TermKey[]) => Promise<Map<TermKey, Postings>>;
-  /** Scans the repository for `fresh`, calling `record` per file holding any of them. */
-  scan: (fresh: ScanTerms, record: (path: string, tally: FileTally) => void) => Promise<void>;
+  /**
+   * Scans the repository for `fresh`, calling `record` per file holding any of them; `reset`
+   * forgets what was recorded (a scan stopped and run again). Returns the terms it left out
+   * (`term-budget.ts`), each with the number of files estimated to hold it.
+   */
+  scan: (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, reset: () => void) => Promise<ReadonlyArray<{ key: TermKey; docFreq: number }> | void>;
 }
 
 export class TermIndex {
   private readonly postings = new Map<TermKey, Postings>();
   /** Scans under way, so two concurrent dispatches never scan (and count) a term twice. */
   private readonly pending = new Map<TermKey, Promise<void>>();
+  /** Terms a scan left out as too common to count (`term-budget.ts`): their estimated document frequency. */
+  private readonly leftOut = new Map<TermKey, number>();
 
   /**
    * Makes sure every term of `terms` is known: restored where an earlier run's index has it,
@@ -38,7 +44,7 @@ export class TermIndex {
    */
   async ensure(terms: ScanTerms, sources: TermSources): Promise<void> {
     const wanted = termsOf(terms);
-    const fresh = wanted.filter(([key]) => !this.postings.has(key) && !this.pending.has(key));
+    const fresh = wanted.filter(([key]) => !this.postings.has(key) && !this.pending.has(key) && !this.leftOut.has(key));
     const waits = wanted.flatMap(([key]) => this.pending.get(key) ?? []);
     if (fresh.length > 0) {
       const keys = fresh.map(([key]) => key);
@@ -77,7 +83,27 @@ export class TermIndex {
     return out;
   }
 
-  /** Every term known, with its postings (for saving the index). */
+  /** `terms` without those a scan left out: what was counted, and what evidence lines can show. */
+  counted(terms: ScanTerms): ScanTerms {
+    if (this.leftOut.size === 0) return terms;
+    return {
+      keywords: terms.keywords.filter((k) => !this.leftOut.has(keyOfKeyword(k))),
+      literals: terms.literals.filter((l) => !this.leftOut.has(keyOfLiteral(l))),
+      symbols: terms.symbols.filter((s) => !this.leftOut.has(keyOfSymbol(s))),
+    };
+  }
+
+  /** The estimated document frequency of each keyword of `keywords` a scan left out. */
+  leftOutDocFreq(keywords: readonly string[]): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const keyword of keywords) {
+      const estimate = this.leftOut.get(keyOfKeyword(keyword));
+      if (estimate !== undefined) out[keyword] = estimate;
+    }
+    return out;
+  }
+
+  /** Every term known, with its postings (for saving the index; terms left out are not known). */
   entries(): IterableIterator<[TermKey, Postings]> {
     return this.postings.entries();
   }
@@ -89,11 +115,20 @@ export class TermIndex {
     if (rest.length > 0) {
       const scanned: ScanTerms = { keywords: [], literals: [], symbols: [] };
       for (const [, term] of rest) scanned[term.kind].push(term.value);
-      await sources.scan(scanned, (path, tally) => {
-        for (const [keyword, tf] of Object.entries(tally.termFreq)) found.get(keyOfKeyword(keyword))?.set(path, tf);
-        for (const literal of tally.literals) found.get(keyOfLiteral(literal))?.set(path, 1);
-        for (const symbol of tally.symbols) found.get(keyOfSymbol(symbol))?.set(path, 1);
-      });
+      const reset = (): void => found.forEach((postings) => postings.clear());
+      const left = await sources.scan(
+        scanned,
+        (path, tally) => {
+          for (const [keyword, tf] of Object.entries(tally.termFreq)) found.get(keyOfKeyword(keyword))?.set(path, tf);
+          for (const literal of tally.literals) found.get(keyOfLiteral(literal))?.set(path, 1);
+          for (const symbol of tally.symbols) found.get(keyOfSymbol(symbol))?.set(path, 1);
+        },
+        reset,
+      );
+      for (const { key, docFreq } of left ?? []) {
+        found.delete(key);
+        this.leftOut.set(key, docFreq);
+      }
     }
     for (const [key, postings] of [...restored, ...found]) this.postings.set(key, postings);
   }
