@@ -13,7 +13,7 @@ import { searchPrefix } from '../core/text.js';
 import { createLineMatcher } from './collect.js';
 import { commonArgs, pathArgs, runRg } from './rg-process.js';
 import { MAX_LINES_PER_FILE, scanPatterns, type ScanRun, type ScanTerms } from './scan.js';
-import { keyOfKeyword, keyOfLiteral, keyOfSymbol, type TermKey } from './term-index.js';
+import { keyOfKeyword, keyOfLiteral, keyOfSymbol, termsOf, withoutKeys, type TermKey } from './term-index.js';
 
 /** Listed files from which a scan is bounded. */
 export const LARGE_REPOSITORY = 20_000;
@@ -108,27 +108,16 @@ export interface Bounded {
  * `maxDensity`; the rest are left out. Nothing is left out when all fit.
  */
 export function boundTerms(terms: ScanTerms, load: TermLoad, listed: number, maxDensity = MAX_DENSITY): Bounded {
-  const all = [
-    ...terms.keywords.map((value) => ({ key: keyOfKeyword(value), kind: 'keywords' as const, value })),
-    ...terms.literals.map((value) => ({ key: keyOfLiteral(value), kind: 'literals' as const, value })),
-    ...terms.symbols.map((value) => ({ key: keyOfSymbol(value), kind: 'symbols' as const, value })),
-  ];
   const sampled = Math.max(load.sampled, 1);
   const density = (key: TermKey): number => (load.occurrences.get(key) ?? 0) / sampled;
   const leftOut: Bounded['leftOut'] = [];
-  const out = new Set<TermKey>();
   let total = 0;
-  for (const term of [...new Map(all.map((t) => [t.key, t])).values()].sort((a, b) => density(a.key) - density(b.key))) {
-    if (total + density(term.key) <= maxDensity) total += density(term.key);
-    else {
-      out.add(term.key);
-      leftOut.push({ ...term, docFreq: Math.min(listed, Math.round(((load.files.get(term.key) ?? 0) / sampled) * listed)) });
-    }
+  for (const [key, term] of termsOf(terms).sort(([a], [b]) => density(a) - density(b))) {
+    if (total + density(key) <= maxDensity) total += density(key);
+    else leftOut.push({ key, ...term, docFreq: Math.min(listed, Math.round(((load.files.get(key) ?? 0) / sampled) * listed)) });
   }
   // in the order the query gave them: the scan's patterns are built in that order
-  const keep = (kind: keyof ScanTerms, key: (value: string) => TermKey): string[] => terms[kind].filter((value) => !out.has(key(value)));
-  const kept: ScanTerms = { keywords: keep('keywords', keyOfKeyword), literals: keep('literals', keyOfLiteral), symbols: keep('symbols', keyOfSymbol) };
-  return { kept, leftOut };
+  return { kept: withoutKeys(terms, new Set(leftOut.map((t) => t.key))), leftOut };
 }
 
 export interface BoundedScan {

@@ -85,12 +85,7 @@ export class TermIndex {
 
   /** `terms` without those a scan left out: what was counted, and what evidence lines can show. */
   counted(terms: ScanTerms): ScanTerms {
-    if (this.leftOut.size === 0) return terms;
-    return {
-      keywords: terms.keywords.filter((k) => !this.leftOut.has(keyOfKeyword(k))),
-      literals: terms.literals.filter((l) => !this.leftOut.has(keyOfLiteral(l))),
-      symbols: terms.symbols.filter((s) => !this.leftOut.has(keyOfSymbol(s))),
-    };
+    return this.leftOut.size === 0 ? terms : withoutKeys(terms, this.leftOut);
   }
 
   /** The estimated document frequency of each keyword of `keywords` a scan left out. */
@@ -139,8 +134,17 @@ interface Term {
   value: string;
 }
 
+/** `terms` without those whose key is in `keys`, each kind in its order. */
+export function withoutKeys(terms: ScanTerms, keys: { has(key: TermKey): boolean }): ScanTerms {
+  return {
+    keywords: terms.keywords.filter((k) => !keys.has(keyOfKeyword(k))),
+    literals: terms.literals.filter((l) => !keys.has(keyOfLiteral(l))),
+    symbols: terms.symbols.filter((s) => !keys.has(keyOfSymbol(s))),
+  };
+}
+
 /** The distinct terms of a query, by key (literals differing only in case are one term). */
-function termsOf(terms: ScanTerms): Array<[TermKey, Term]> {
+export function termsOf(terms: ScanTerms): Array<[TermKey, Term]> {
   const out = new Map<TermKey, Term>();
   for (const value of terms.keywords) if (!out.has(keyOfKeyword(value))) out.set(keyOfKeyword(value), { kind: 'keywords', value });
   for (const value of terms.literals) if (!out.has(keyOfLiteral(value))) out.set(keyOfLiteral(value), { kind: 'literals', value });
