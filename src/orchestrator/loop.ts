@@ -111,7 +111,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
 
   let stats: SearchStats = { totalFiles: 0, avgSize: 1, docFreq: {}, skipped: {} };
 
-  // Scores the whole pool (the model where there is one, offline otherwise); sets `scores`.
+  // Scores the whole pool (the model where there is one, offline otherwise); sets `scores`. `started`: when the evaluation began.
   const evaluatePool = async (cycle: number, started: number): Promise<{ judged: ReadonlySet<string>; kept: number }> => {
     const input: EvalInput = { task, plan, query, candidates: poolList(pool), facts, stats, files, previous: scores };
     await readFactsForTop(input, deps, options.root, signal);
@@ -150,7 +150,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
 
-    const { judged, kept } = await evaluatePool(cycle, started);
+    const { judged, kept } = await evaluatePool(cycle, deps.clock.now());
 
     const refined = refineQuery({ plan, query, scores, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
     const persistent = refined.gaps.filter((g) => gaps.some((o) => o.kind === g.kind && o.target === g.target));
@@ -212,7 +212,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
       for (const candidate of deep) pinned.add(candidate.path);
       const cycle = cycles.length + 1;
       emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
-      const { kept } = await evaluatePool(cycle, started);
+      const { kept } = await evaluatePool(cycle, deps.clock.now());
       cycles.push({ query: {}, candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started), deep: deep.map((c) => c.path) });
     }
   }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import type { ProgressEvent, Score } from '../../src/core/types.js';
-import type { EvalInput, Evaluator } from '../../src/core/deps.js';
+import type { EvalInput, Evaluator, Searcher } from '../../src/core/deps.js';
+import { createSearcher } from '../../src/retrieve/dispatch.js';
 import { createOfflineEvaluator } from '../../src/evaluate/offline/index.js';
 import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 
@@ -61,6 +62,33 @@ describe('retrieve (real ripgrep, real files)', () => {
     const result = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1, onProgress: (e) => events.push(e) });
     expect(result.cycles).toHaveLength(1);
     expect(events.map((e) => e.type)).toEqual(['plan', 'dispatch', 'evaluate', 'refine', 'pack']);
+  });
+
+  it('times each stage on its own: the evaluate event counts the evaluation, not the dispatch before it', async () => {
+    // a clock that moves only when a stage says so: the dispatch takes 1000 ms, the evaluation 30 ms
+    let now = 0;
+    const offline = createOfflineEvaluator();
+    const slow: Evaluator = {
+      ...offline,
+      async evaluate(input: EvalInput, signal?: AbortSignal) {
+        now += 30;
+        return offline.evaluate(input, signal);
+      },
+    };
+    const real = createSearcher();
+    const searcher: Searcher = {
+      ...real,
+      async search(request, signal) {
+        now += 1000;
+        return real.search(request, signal);
+      },
+    };
+    const events: ProgressEvent[] = [];
+    await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1, onProgress: (e) => events.push(e) }, { evaluator: slow, searcher, clock: { now: () => now } });
+    const dispatch = events.find((e) => e.type === 'dispatch');
+    const evaluate = events.find((e) => e.type === 'evaluate');
+    expect(dispatch && 'ms' in dispatch ? dispatch.ms : undefined).toBe(1000);
+    expect(evaluate && 'ms' in evaluate ? evaluate.ms : undefined).toBe(30);
   });
 
   it("gives each later cycle's evaluator the verdicts of the cycle before, and the first none", async () => {
