@@ -30,8 +30,9 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     const { stdin, stdout } = io;
     if (!(stdin instanceof Readable) || !(stdout instanceof Writable)) throw new CtxloopError('internal', 'ctxloop mcp needs the process stdin and stdout');
     const reporter = createReporter({ stderr: io.stderr, quiet: args.quiet, verbose: args.verbose, color: view.color });
-    const retriever = createRetriever({ ...args.config, logger: reporter.logger, env: io.env });
-    const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger });
+    const settings = { ...args.config, logger: reporter.logger, env: io.env };
+    const retriever = createRetriever(settings);
+    const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger, settings });
     const closed = new Promise<void>((done) => {
       stdin.once('end', done);
       stdin.once('close', done);

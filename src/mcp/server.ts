@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isAbortError, isCtxloopError, toError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import type { RetrieveOptions } from '../core/options.js';
+import type { RetrieveOptions, SearchOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { contractOf, renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
@@ -22,6 +22,8 @@ export interface McpServerOptions {
   version: string;
   /** Where the server reports (stderr in the binary: stdout is the protocol). */
   logger?: Logger;
+  /** The server's own search settings (cache, include, exclude, …): the locator of `locate_bug` searches with them too. */
+  settings?: SearchOptions;
 }
 
 const FORMATS = ['md', 'json', 'paths'] as const;
@@ -65,7 +67,7 @@ interface CallContext {
  * error → the code behind it). Each call reports progress when the client sends a progress
  * token, stops when the client cancels, and fails as a tool error (`isError`) with one line.
  */
-export function createMcpServer({ retriever, cwd, version, logger = silentLogger }: McpServerOptions): McpServer {
+export function createMcpServer({ retriever, cwd, version, logger = silentLogger, settings = {} }: McpServerOptions): McpServer {
   const server = new McpServer({ name: 'ctxloop', version });
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -119,7 +121,7 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
       inputSchema: locateShape,
       annotations: readOnly,
     },
-    (args, extra) => answer('locate_bug', args, extra, (options) => locateBug(retriever, args.error, options)),
+    (args, extra) => answer('locate_bug', args, extra, (options) => locateBug(retriever, args.error, options, settings)),
   );
 
   return server;

@@ -3,8 +3,9 @@
  * client over a real stdio transport. Needs `npm run build` first (`npm test` does it).
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,9 +27,13 @@ describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
   let client: Client;
   let transport: StdioClientTransport;
   let stderr = '';
+  // where a cache would go by default: with --no-cache nothing may be written there
+  let cacheHome: string;
   beforeAll(async () => {
     repo = makeRepo(FILES);
-    transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', repo.root, '--no-cache'], stderr: 'pipe' });
+    cacheHome = mkdtempSync(join(tmpdir(), 'ctxloop-mcp-home-'));
+    const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+    transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', repo.root, '--no-cache'], env: { ...env, XDG_CACHE_HOME: cacheHome }, stderr: 'pipe' });
     transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
     client = new Client({ name: 'ctxloop-test', version: '0.0.0' });
     await client.connect(transport);
@@ -36,6 +41,7 @@ describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
   afterAll(async () => {
     await client?.close();
     repo?.cleanup();
+    if (cacheHome) rmSync(cacheHome, { recursive: true, force: true });
   });
 
   it('initializes as ctxloop and lists both tools with their parameters', async () => {
@@ -88,6 +94,8 @@ describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
     const json = JSON.parse(textOf(await client.callTool({ name: 'locate_bug', arguments: { error, format: 'json' } }))) as { files: Array<{ path: string }>; suspects: { candidates: Array<{ path: string; confidence: number }> } };
     expect(json.suspects.candidates[0]).toMatchObject({ path: 'src/auth/verify.ts' });
     expect(json.files[0]?.path).toBe('src/auth/verify.ts');
+    // the locator kept to the server's --no-cache, as the loop did: no cache written anywhere
+    expect(readdirSync(cacheHome)).toEqual([]);
   });
 
   it('fails as a tool error with one clear line: a missing root, a missing task', async () => {
