@@ -57,45 +57,61 @@ export function escapeRegex(text: string): string {
 }
 
 /**
- * One regex a term, each widened to the identifiers around it so `-o` prints whole identifiers
- * (spans to the right only: see the end of this function):
- * keywords by their search prefix, case-insensitively; literals verbatim, case-insensitively;
- * symbols in their case. A keyword may also be the whole term of a snake_case identifier
- * (`fromjson` for `from_json`, `FROM_JSON`), which holds no such substring: a second pattern lets
- * `_` and `$` stand between its letters. So every identifier holding a term is printed whatever
- * else is searched, and a term's counts do not depend on the other terms of the scan (a later
- * cycle, or a later run, can scan its new terms alone). Literals and dotted symbols come first:
- * at one position rg takes the first alternative that matches, and they may span identifiers.
+ * Where an identifier starts (zero-width, ASCII word boundary), with the `$`s it may open with
+ * (`$value`): `$` is no word character, so `\b` alone would start it after them.
+ */
+const START = '(?:(?-u:\\B)[$]+)?(?-u:\\b)';
+
+/**
+ * One regex a term, each printing with `-o` the whole identifier around a match (spans only to
+ * their right: see below). Keywords by their search prefix, case-insensitively, where a part of
+ * an identifier can start (`tokenize`'s parts): at its start, after a `_`, `$` or digit, or at a
+ * capital (`getOs`, `HTTPServer`); so `os` prints `osType` and `getOS` but not `position`, which
+ * holds no term `os`, and half of what a short keyword printed was such identifiers. A keyword
+ * may also be the whole term of a snake_case identifier (`fromjson` for `from_json`,
+ * `FROM_JSON`), which holds no such substring: a second pattern lets `_` and `$` stand between
+ * its letters, from the identifier's start. Identifier symbols print only an identifier they
+ * start. Literals verbatim, case-insensitively; symbols in their case. So every identifier
+ * holding a term is printed whatever else is searched, and a term's counts do not depend on the
+ * other terms of the scan (a later cycle, or a later run, can scan its new terms alone).
+ * Literals and dotted symbols come first: at one position rg takes the first alternative that
+ * matches, and they may span identifiers.
  *
- * Neighbouring terms made only of identifier characters share one pattern
- * (`[A-Za-z0-9_$]*(?:a|b|…)[A-Za-z0-9_$]*`): each of them matches exactly the run of identifier
- * characters around it, whichever matches first, so rg prints the same identifiers, and one
- * widened alternation is a third faster to search than a hundred.
+ * Terms of one kind share one pattern (`START(?:a|b|…)[A-Za-z0-9_$]*`): each of them matches
+ * exactly the identifier it starts or lies in, whichever matches first, so rg prints the same
+ * identifiers, and one alternation is a third faster to search than a hundred.
  */
 export function scanPatterns(terms: ScanTerms): string[] {
   // literals differing only in case match alike: one pattern (the first spelling), as one term of the index
   const lowered = new Set<string>();
   const literals = terms.literals.filter((l) => !lowered.has(l.toLowerCase()) && Boolean(lowered.add(l.toLowerCase())));
-  // `alone`: a pattern of its own; `left`: widened to the left as well (not a span: see below)
-  const spans = [...literals.map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => !isIdentifier(s)).map(escapeRegex)].map((core) => ({ core, alone: true, left: false }));
-  const words = [...new Set(terms.keywords.map(searchPrefix))].map((k) => ({ core: `(?i:${escapeRegex(k)})`, alone: !IDENT_ONLY.test(k), left: true }));
-  const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => ({ core: `(?i:${[...k].join('[_$]*')})`, alone: false, left: true }));
-  const names = terms.symbols.filter(isIdentifier).map((s) => ({ core: escapeRegex(s), alone: false, left: true }));
-  const seen = new Set<string>();
-  const groups: Array<{ cores: string[]; left: boolean }> = [];
-  let open: string[] | undefined;
-  for (const { core, alone, left } of [...spans, ...words, ...joined, ...names]) {
-    if (core === '' || core === '(?i:)' || seen.has(core)) continue;
-    seen.add(core);
-    if (alone) {
-      groups.push({ cores: [core], left });
-      open = undefined;
-    } else if (open) open.push(core);
-    else groups.push({ cores: (open = [core]), left });
-  }
   // A span is not widened to the left: rg's literal search can then let a word pattern win at the
   // same place (`cannot` for "cannot allocate memory"), and the literal would be lost.
-  return groups.map(({ cores, left }) => `${left ? IDENT : ''}${cores.length === 1 ? cores[0]! : `(?:${cores.join('|')})`}${IDENT}`);
+  const spans = [...literals.filter((l) => l !== '').map((l) => `(?i:${escapeRegex(l)})`), ...terms.symbols.filter((s) => s !== '' && !isIdentifier(s)).map(escapeRegex)].map((core) => `${core}${IDENT}`);
+  const prefixes = [...new Set(terms.keywords.map(searchPrefix))].filter((k) => k !== '');
+  // a term in another script: `[A-Za-z0-9_$]` does not know its letters, so it is found anywhere
+  const foreign = prefixes.filter((k) => !IDENT_ONLY.test(k)).map((k) => `${IDENT}(?i:${escapeRegex(k)})${IDENT}`);
+  const words = prefixes.filter((k) => IDENT_ONLY.test(k));
+  const humps = words.filter((k) => /^[a-z]/i.test(k)).map((k) => `${k[0]!.toUpperCase()}${k.length > 1 ? `(?i:${escapeRegex(k.slice(1))})` : ''}`);
+  const joined = terms.keywords.filter((k) => k.length >= MIN_WHOLE_TERM && /^[a-z0-9]+$/.test(k)).map((k) => `(?i:${[...k].join('[_$]*')})`);
+  const names = terms.symbols.filter(isIdentifier);
+  const alternation = (cores: readonly string[]): string | undefined => {
+    const distinct = [...new Set(cores)];
+    return distinct.length === 0 ? undefined : distinct.length === 1 ? distinct[0]! : `(?:${distinct.join('|')})`;
+  };
+  const kinds: Array<[prefix: string, cores: string[]]> = [
+    [`${START}(?:${IDENT}[_$0-9])?`, words.map((k) => `(?i:${escapeRegex(k)})`)],
+    [`${START}${IDENT}`, humps],
+    [`${START}[_$]*`, joined],
+    [START, names.filter((s) => !s.startsWith('$')).map(escapeRegex)],
+    // a symbol opening with `$` starts no word: found as before, anywhere in an identifier
+    [IDENT, names.filter((s) => s.startsWith('$')).map(escapeRegex)],
+  ];
+  const grouped = kinds.flatMap(([prefix, cores]) => {
+    const core = alternation(cores);
+    return core === undefined ? [] : [`${prefix}${core}${IDENT}`];
+  });
+  return [...new Set([...spans, ...foreign, ...grouped])];
 }
 
 /**

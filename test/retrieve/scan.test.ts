@@ -6,6 +6,7 @@ import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { MatchLog } from '../../src/retrieve/match-log.js';
 import { replayLines, scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
 import { useTempRepos } from '../helpers/make-repo.js';
+import { tokenize } from '../../src/core/text.js';
 
 const repo = useTempRepos();
 
@@ -45,6 +46,23 @@ describe('scanTerms', () => {
     expect(Object.keys(found).sort()).toEqual(['c.txt', 'src/a.ts']);
     // parseConfig, PARSE_CONFIG, parse (parser stems to `parser`); config twice
     expect(found['src/a.ts']?.termFreq).toEqual({ pars: 3, config: 2 });
+  });
+
+  it('counts each keyword exactly as the tokenizer cuts identifiers, wherever its parts start', async () => {
+    const text = 'position post getOS os_type $os HTTPServer md5os OSVersion xpos posOs a$os_server servers\n$server getServerOs serverOS\n';
+    const r = repo({ 'a.ts': text });
+    const keywords = ['os', 'server', 'serveros'];
+    const found = await scan(r.root, { keywords });
+    const expected: Record<string, number> = {};
+    for (const term of tokenize(text)) if (keywords.includes(term)) expected[term] = (expected[term] ?? 0) + 1;
+    expect(found['a.ts']?.termFreq).toEqual(expected);
+    expect(expected).toEqual({ os: 9, server: 6, serveros: 1 });
+  });
+
+  it('takes a symbol only as a whole identifier, not after a `$` or inside another', async () => {
+    const r = repo({ 'a.ts': 'import x; $port = 1\n', 'b.ts': 'export const port = 1;\n', 'c.ts': 'const $scope = 1;\n' });
+    const found = await scan(r.root, { symbols: ['port', '$scope'] });
+    expect(Object.fromEntries(Object.entries(found).map(([p, t]) => [p, [...t.symbols]]))).toEqual({ 'b.ts': ['port'], 'c.ts': ['$scope'] });
   });
 
   it('matches literals verbatim and case-insensitively, and symbols as whole identifiers in their case', async () => {
@@ -200,10 +218,15 @@ describe('scanTerms', () => {
 
 describe('scanPatterns', () => {
   it('escapes metacharacters, puts spans first, and drops repeats and empties', () => {
-    expect(scanPatterns(terms({ keywords: ['entry', 'entry', ''], literals: ['a.*b'], symbols: ['User.save', 'save$'] }))).toEqual([
+    const start = '(?:(?-u:\\B)[$]+)?(?-u:\\b)';
+    expect(scanPatterns(terms({ keywords: ['entry', 'entry', ''], literals: ['a.*b', ''], symbols: ['User.save', 'save$', '$scope', ''] }))).toEqual([
       '(?i:a\\.\\*b)[A-Za-z0-9_$]*',
       'User\\.save[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*(?:(?i:entr)|(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)|save\\$)[A-Za-z0-9_$]*',
+      `${start}(?:[A-Za-z0-9_$]*[_$0-9])?(?i:entr)[A-Za-z0-9_$]*`,
+      `${start}[A-Za-z0-9_$]*E(?i:ntr)[A-Za-z0-9_$]*`,
+      `${start}[_$]*(?i:e[_$]*n[_$]*t[_$]*r[_$]*y)[A-Za-z0-9_$]*`,
+      `${start}save\\$[A-Za-z0-9_$]*`,
+      '[A-Za-z0-9_$]*\\$scope[A-Za-z0-9_$]*',
     ]);
   });
 
@@ -211,11 +234,13 @@ describe('scanPatterns', () => {
     expect(scanPatterns(terms({ literals: ['Set-Cookie', 'x', 'SET-COOKIE', 'set-cookie'] }))).toEqual(['(?i:Set\\-Cookie)[A-Za-z0-9_$]*', '(?i:x)[A-Za-z0-9_$]*']);
   });
 
-  it('gives a term in another script a pattern of its own, keeping the order of the rest', () => {
+  it('gives a term in another script a pattern of its own, found anywhere in an identifier', () => {
+    const start = '(?:(?-u:\\B)[$]+)?(?-u:\\b)';
     expect(scanPatterns(terms({ keywords: ['user', 'почт', 'stor'] }))).toEqual([
-      '[A-Za-z0-9_$]*(?i:user)[A-Za-z0-9_$]*',
       '[A-Za-z0-9_$]*(?i:почт)[A-Za-z0-9_$]*',
-      '[A-Za-z0-9_$]*(?:(?i:stor)|(?i:u[_$]*s[_$]*e[_$]*r)|(?i:s[_$]*t[_$]*o[_$]*r))[A-Za-z0-9_$]*',
+      `${start}(?:[A-Za-z0-9_$]*[_$0-9])?(?:(?i:user)|(?i:stor))[A-Za-z0-9_$]*`,
+      `${start}[A-Za-z0-9_$]*(?:U(?i:ser)|S(?i:tor))[A-Za-z0-9_$]*`,
+      `${start}[_$]*(?:(?i:u[_$]*s[_$]*e[_$]*r)|(?i:s[_$]*t[_$]*o[_$]*r))[A-Za-z0-9_$]*`,
     ]);
   });
 });
