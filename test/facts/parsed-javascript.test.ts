@@ -76,4 +76,19 @@ exports.helper = () => 1;
     const facts = await readFacts('lib/application.js', app);
     expect(defLines(facts)).toEqual(['variable app 1-1', 'method app.init 3-5', 'method app.handle 7-10', 'function helper 12-12']);
   });
+
+  it('takes no other function assigned to a property for a definition: nested, deeper, or computed', async () => {
+    const code = String.raw`
+config.hooks.onError = function () {};
+handlers[name] = () => 1;
+function setup(el) {
+  el.onclick = function () {};
+  Widget.prototype.render = function () {};
+}
+Widget.prototype.show = () => true;
+`.slice(1);
+    const facts = await readFacts('lib/widget.js', code);
+    // inside setup only setup itself counts (a function body's definitions are local detail)
+    expect(defLines(facts)).toEqual(['function setup 3-6', 'method Widget.show 7-7']);
+  });
 });

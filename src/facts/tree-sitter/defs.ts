@@ -84,7 +84,7 @@ function captureDefs(spec: TreeSpec, matches: readonly QueryMatch[]): Found[] {
       continue;
     }
     const found: Found = { node: def.node, kind: refined.kind, name: refined.name };
-    const parent = match.captures.find((c) => c.name === 'parent')?.node.text;
+    const parent = ('parent' in refined ? refined.parent : undefined) ?? match.captures.find((c) => c.name === 'parent')?.node.text;
     if (parent) found.parent = parent;
     byNode.set(def.node.id, { found, pattern: match.patternIndex });
   }

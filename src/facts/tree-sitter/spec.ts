@@ -17,8 +17,8 @@ export interface TreeSpec {
   cleanImport?: (text: string) => string | undefined;
   /** The name node of a definition captured without `@name` (C declarators). */
   nameOf?: (node: Node) => Node | undefined;
-  /** Final say on a definition: its kind and name, or undefined to drop it. */
-  refine?: (kind: string, node: Node, name: string) => { kind: SymbolDef['kind']; name: string } | undefined;
+  /** Final say on a definition: its kind and name (and an owner outside it), or undefined to drop it. */
+  refine?: (kind: string, node: Node, name: string) => Refined | undefined;
   /** Ancestors that start the definition when they hold nothing else like it (`export`, decorators, `template <…>`). */
   wrappers?: readonly string[];
   /** Siblings right above a definition that belong to it (Rust `#[…]`). */
@@ -31,6 +31,13 @@ export interface TreeSpec {
   nested?: boolean;
   /** Names written `Owner::name` (C++ out-of-class members) are split into parent and name. */
   scopedNames?: boolean;
+}
+
+/** A definition as a spec's `refine` has it; `parent` as `@parent` gives it. */
+export interface Refined {
+  kind: SymbolDef['kind'];
+  name: string;
+  parent?: string;
 }
 
 /** A string literal's content: quotes (and a Go raw string's backticks) removed. */

@@ -1,13 +1,13 @@
 import type { SymbolDef } from '../../../core/types.js';
 import type { Node } from '../runtime.js';
-import { unquote, type TreeSpec } from '../spec.js';
+import { unquote, type Refined, type TreeSpec } from '../spec.js';
 
 const FUNCTION_VALUE = '[(function_expression) (arrow_function) (generator_function)]';
 
 /**
  * Definitions both grammars know (JavaScript node types are a subset of TypeScript's). Besides
- * declarations: `Foo.prototype.bar = function`, `module.exports.foo =`, `exports.foo =`, and at
- * the top level `app.handle = function handle(…)` (a method of `app`, as Express writes them).
+ * declarations, a function assigned to a property (`@def.assign`, told apart by `refineAssignment`:
+ * one pattern, because four nested ones cost the query's compile, once a process, twice the time).
  */
 const DEFS = String.raw`
 (function_declaration name: (identifier) @name) @def.function
@@ -21,24 +21,8 @@ const DEFS = String.raw`
 (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.binding))
 (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @def.binding))
 (assignment_expression
-  left: (member_expression
-    object: (member_expression object: (identifier) @parent property: (property_identifier) @_proto)
-    property: (property_identifier) @name)
-  right: ${FUNCTION_VALUE}
-  (#eq? @_proto "prototype")) @def.method
-(assignment_expression
-  left: (member_expression
-    object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
-    property: (property_identifier) @name)
-  right: ${FUNCTION_VALUE}
-  (#eq? @_module "module") (#eq? @_exports "exports")) @def.function
-(assignment_expression
-  left: (member_expression object: (identifier) @_exports property: (property_identifier) @name)
-  right: ${FUNCTION_VALUE}
-  (#eq? @_exports "exports")) @def.function
-(program (expression_statement (assignment_expression
-  left: (member_expression object: (identifier) @parent property: (property_identifier) @name)
-  right: ${FUNCTION_VALUE}) @def.method))
+  left: (member_expression property: (property_identifier) @name)
+  right: ${FUNCTION_VALUE}) @def.assign
 `;
 
 const IMPORTS = String.raw`
@@ -53,8 +37,30 @@ const CALLS = String.raw`
 (new_expression constructor: [(identifier) @call (member_expression property: (property_identifier) @call)])
 `;
 
+/**
+ * A function assigned to a property: `Foo.prototype.bar = function` (a method of `Foo`),
+ * `module.exports.foo =` and `exports.foo =` (functions), and at the top level
+ * `app.handle = function handle(…)` (a method of `app`, as Express writes them). Any other
+ * assignment is no definition.
+ */
+function refineAssignment(node: Node, name: string): Refined | undefined {
+  const object = node.childForFieldName('left')?.childForFieldName('object');
+  if (object?.type === 'member_expression') {
+    const owner = object.childForFieldName('object');
+    const property = object.childForFieldName('property')?.text;
+    if (owner?.type !== 'identifier') return undefined;
+    if (property === 'prototype') return { kind: 'method', name, parent: owner.text };
+    return owner.text === 'module' && property === 'exports' ? { kind: 'function', name } : undefined;
+  }
+  if (object?.type !== 'identifier') return undefined;
+  if (object.text === 'exports') return { kind: 'function', name };
+  const statement = node.parent;
+  return statement?.type === 'expression_statement' && statement.parent?.type === 'program' ? { kind: 'method', name, parent: object.text } : undefined;
+}
+
 /** `const f = () => …` is a function, `const X = …` a constant, `let`/`var` a variable. */
-function refineBinding(kind: string, node: Node, name: string): { kind: SymbolDef['kind']; name: string } {
+function refineBinding(kind: string, node: Node, name: string): Refined | undefined {
+  if (kind === 'assign') return refineAssignment(node, name);
   if (kind !== 'binding') return { kind: kind as SymbolDef['kind'], name };
   const value = node.childForFieldName('value')?.type;
   if (value === 'arrow_function' || value === 'function_expression' || value === 'generator_function') return { kind: 'function', name };
