@@ -22,13 +22,21 @@ export interface GitHistoryOptions {
 const COMMIT = '\u001e';
 const MAX_BUFFER = 32 * 1024 * 1024;
 
+/**
+ * The repository searched may be anyone's, and its own `.git/config` is read: nothing it sets
+ * may run a program. `log.showSignature` would run `gpg.program` (any path it names) on every
+ * signed commit; the flags after `log` also turn off signatures, textconv and external diff
+ * drivers; `core.fsmonitor` is a command as well.
+ */
+const SAFE_CONFIG = ['-c', 'core.quotepath=off', '-c', 'log.showSignature=false', '-c', 'core.fsmonitor=false', '-c', 'gpg.program=false', '-c', 'gpg.ssh.program=false', '-c', 'gpg.x509.program=false'];
+
 export function createGitHistory(options: GitHistoryOptions = {}): HistoryReader {
   const logger = options.logger ?? silentLogger;
   return {
     async read(root, depth, signal) {
       if (depth <= 0) return undefined;
       // --relative: paths relative to the root (which may be a folder inside the repository), and only those under it.
-      const args = ['-c', 'core.quotepath=off', 'log', '-n', String(depth), '--no-merges', '--no-renames', '--relative', '--name-only', '--format=%x1e', '--', '.'];
+      const args = [...SAFE_CONFIG, 'log', '-n', String(depth), '--no-merges', '--no-renames', '--no-show-signature', '--no-textconv', '--no-ext-diff', '--relative', '--name-only', '--format=%x1e', '--', '.'];
       try {
         return parseLog(await runGit(args, root, options, signal));
       } catch (error) {

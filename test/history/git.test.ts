@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createGitHistory } from '../../src/history/git.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+
+const repo = useTempRepos();
+
+const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+
+describe('git history', () => {
+  it('runs no program the repository’s own config names, though it asks to verify signatures', async () => {
+    const r = repo({ 'src/a.ts': 'export const a = 1;\n' });
+    git(r.root, 'init', '-q');
+    git(r.root, 'add', '-A');
+    git(r.root, 'commit', '-q', '-m', 'first');
+    // a commit carrying a signature: `log.showSignature` hands it to `gpg.program`
+    writeFileSync(join(r.root, 'src/a.ts'), 'export const a = 2;\n');
+    git(r.root, 'add', '-A');
+    const tree = git(r.root, 'write-tree');
+    const parent = git(r.root, 'rev-parse', 'HEAD');
+    const body = `tree ${tree}\nparent ${parent}\nauthor t <t@example.com> 1 +0000\ncommitter t <t@example.com> 1 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n x\n -----END PGP SIGNATURE-----\n\nsigned\n`;
+    writeFileSync(join(r.root, '.git', 'signed.txt'), body);
+    const signed = git(r.root, 'hash-object', '-t', 'commit', '-w', '.git/signed.txt');
+    git(r.root, 'update-ref', 'HEAD', signed);
+    const marker = join(r.root, '.git', 'ran');
+    const program = join(r.root, '.git', 'evil.sh');
+    writeFileSync(program, `#!/bin/sh\necho ran > '${marker}'\n`);
+    chmodSync(program, 0o755);
+    git(r.root, 'config', 'log.showSignature', 'true');
+    git(r.root, 'config', 'gpg.program', program);
+    // the trap is armed: `git log` as ctxloop ran it ran the program
+    git(r.root, 'log', '-n', '1', '--name-only', '--', '.');
+    expect(existsSync(marker)).toBe(true);
+    execFileSync('rm', [marker]);
+
+    const history = await createGitHistory().read(r.root, 10);
+    expect(history?.commits).toBe(2);
+    expect(history?.files.get('src/a.ts')).toEqual({ latest: 0, changes: 2 });
+    expect(existsSync(marker)).toBe(false);
+  });
+});
