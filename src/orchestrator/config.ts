@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { readInsideRoot } from '../facts/read-file.js';
 import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
@@ -75,7 +75,7 @@ async function confineToRoot(settings: Settings, root: string, name: string): Pr
     const value = out[key];
     if (typeof value !== 'string') continue;
     const absolute = resolve(root, value);
-    const real = await realpath(absolute).catch(() => absolute);
+    const real = await realpathOfDeepest(absolute);
     const rel = relative(root, real);
     if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
       throw new UsageError('bad_config', `${name}: ${key} must stay inside the repository (got ${JSON.stringify(value)})`, { hint: `pass ${FLAG_OF[key]} on the command line to use a directory elsewhere` });
@@ -83,6 +83,22 @@ async function confineToRoot(settings: Settings, root: string, name: string): Pr
     out[key] = absolute;
   }
   return out;
+}
+
+/**
+ * Where a path really leads once it is made: the deepest part that exists with its links
+ * followed, and the rest as written (`.c/sub/new`, with `.c/sub` a link out of the root, leads
+ * out of the root though `new` does not exist yet).
+ */
+async function realpathOfDeepest(path: string): Promise<string> {
+  let missing = '';
+  for (let at = path; ; at = dirname(at)) {
+    const real = await realpath(at).catch(() => undefined);
+    if (real !== undefined) return missing === '' ? real : join(real, missing);
+    const parent = dirname(at);
+    if (parent === at) return path;
+    missing = missing === '' ? basename(at) : join(basename(at), missing);
+  }
 }
 
 /** Scope entries become root-relative POSIX paths; one outside the root, or missing, is refused. */

@@ -109,6 +109,15 @@ describe.runIf(existsSync(BIN))('a hostile config file', () => {
       },
       /promptsDir must stay inside the repository/,
     ],
+    [
+      'a cache not made yet, below a link leaving the root',
+      (root: string) => {
+        mkdirSync(join(root, '.c'));
+        symlinkSync(tmpdir(), join(root, '.c', 'sub'));
+        writeFileSync(join(root, '.ctxloop.json'), '{"cache": ".c/sub/deeper/still"}');
+      },
+      /cache must stay inside the repository/,
+    ],
     ['not JSON', (root: string) => writeFileSync(join(root, '.ctxloop.json'), '{"threshold": '), /\.ctxloop\.json: not valid JSON/],
   ])('is refused with one line and exit 2 when it is %s', async (_label, plant, message) => {
     const hostile = makeRepo({ 'src/a.ts': 'export const verifyEmail = 1;\n' }, { git: false });
