@@ -36,6 +36,9 @@ export function createFragmentMatcher(terms: ScanTerms): (fragment: string) => F
   };
 }
 
+/** The longest path read in pieces (one with line breaks in it): longer, it is not rg's output. */
+const MAX_PATH_CHARS = 4096;
+
 /** The line number of an `N:text` record and where its text starts, or undefined for another line. */
 function parseRecord(record: string, from: number): { line: number; text: number } | undefined {
   let line = 0;
@@ -61,6 +64,8 @@ export class ScanReader {
   private symbols = new Set<string>();
   private lineTerms: Map<number, string[]> | undefined;
   private binary = false;
+  /** The records so far of a path with line breaks, joined by them; its heading's NUL is still to come. */
+  private broken: string | undefined;
   /** With `lines`: the line being read, and its terms so far (keywords in order, then literals and symbols). */
   private line = 0;
   private keywordsOfLine: string[] = [];
@@ -78,22 +83,39 @@ export class ScanReader {
   read(record: string): void {
     const nul = record.indexOf('\0');
     if (nul >= 0) {
+      // a path holding line breaks came in pieces: the records since the last file begin it
+      const start = this.broken;
+      this.broken = undefined;
       this.end();
-      this.path = toPosix(record.slice(0, nul));
+      this.path = toPosix(start === undefined ? record.slice(0, nul) : `${start}\n${record.slice(0, nul)}`);
       this.log?.startFile(this.path);
       this.readMatch(record, nul + 1);
-    } else if (record === '') this.end();
+      return;
+    }
+    if (this.broken !== undefined) {
+      if (this.broken.length + record.length >= MAX_PATH_CHARS) this.notOutput(this.broken);
+      this.broken += `\n${record}`;
+      return;
+    }
+    if (record === '') this.end();
     else if (!this.readMatch(record, 0)) {
       // rg's note on a binary file it was asked to search (`path: binary file matches (…)`)
       if (record.includes('binary file')) {
         if (this.path !== undefined) this.binary = true;
       }
-      // neither a heading, a match nor a note before any heading: not rg's output (CTXLOOP_RG pointing at another program)
-      else if (this.path === undefined) throw new SearchError('search_failed', `ripgrep printed something other than its match output: ${JSON.stringify(record.slice(0, 80))}`);
+      // between files: the start of a path with a line break in it (its NUL comes on a later line), or not rg's output
+      else if (this.path === undefined) this.broken = record;
     }
   }
 
+  /** Neither a heading, a match nor a note, nor the start of a heading: not rg's output (CTXLOOP_RG pointing at another program). */
+  private notOutput(record: string): never {
+    this.broken = undefined;
+    throw new SearchError('search_failed', `ripgrep printed something other than its match output: ${JSON.stringify(record.slice(0, 80))}`);
+  }
+
   end(): void {
+    if (this.broken !== undefined) this.notOutput(this.broken);
     this.endLine();
     if (this.path !== undefined && !this.binary && (this.termFreq.size > 0 || this.literals.size > 0 || this.symbols.size > 0)) {
       const tally: FileTally = { termFreq: Object.fromEntries(this.termFreq), literals: this.literals, symbols: this.symbols };

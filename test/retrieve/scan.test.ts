@@ -78,6 +78,12 @@ describe('scanTerms', () => {
     expect(found['a.ts']?.lines).toEqual(new Map([[1, ['token', 'expir', 'token expired']], [2, ['token', 'expir']]]));
   });
 
+  it('reads a file whose name holds line breaks, and every file after it', async () => {
+    const r = repo({ 'a.ts': 'parseWidget()\n', 'new\nline.ts': 'parseWidget()\n', 'two\n\nbreaks.ts': 'parseWidget()\n', 'z.ts': 'parseWidget()\n' });
+    const found = await scan(r.root, { keywords: ['widget'] });
+    expect(Object.keys(found).sort()).toEqual(['a.ts', 'new\nline.ts', 'two\n\nbreaks.ts', 'z.ts']);
+  });
+
   it('leaves out files with NUL bytes, early or after the first matches', async () => {
     const late = Buffer.concat([Buffer.from('needle\n'), Buffer.alloc(300_000, 'x'), Buffer.from('\n\0needle\n')]);
     const r = repo({ 'blob.dat': Buffer.from('needle\0\x01\x02needle\n'), 'late.txt': late, 'ok.txt': 'needle\n' });
