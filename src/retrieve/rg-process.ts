@@ -105,19 +105,42 @@ function isFileError(line: string): boolean {
   return /\(os error \d+\)$/.test(line);
 }
 
-/** Splits a byte stream into records without decoding across chunk boundaries mid-character. */
+/**
+ * The longest record rg prints: a path, or one match (an identifier run of a file, at most
+ * `maxFileSize`). A program printing more without a separator is not rg: `yes` would otherwise
+ * be gathered until the timeout.
+ */
+const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Splits a byte stream into records without decoding across chunk boundaries mid-character. A
+ * record spanning chunks is kept as its pieces and joined once, when its separator comes.
+ */
 async function readLines(stream: AsyncIterable<Buffer>, separator: number, onLine: (line: string) => void): Promise<void> {
-  let rest: Buffer | undefined;
+  let pieces: Buffer[] = [];
+  let pending = 0;
   for await (const chunk of stream) {
-    const buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
     let start = 0;
-    for (let end = buffer.indexOf(separator, start); end !== -1; end = buffer.indexOf(separator, start)) {
-      onLine(buffer.toString('utf8', start, end));
+    let end = chunk.indexOf(separator);
+    if (end !== -1 && pending > 0) {
+      pieces.push(chunk.subarray(0, end));
+      onLine(Buffer.concat(pieces).toString('utf8'));
+      pieces = [];
+      pending = 0;
+      start = end + 1;
+      end = chunk.indexOf(separator, start);
+    }
+    for (; end !== -1; end = chunk.indexOf(separator, start)) {
+      onLine(chunk.toString('utf8', start, end));
       start = end + 1;
     }
-    rest = start < buffer.length ? buffer.subarray(start) : undefined;
+    if (start < chunk.length) {
+      pieces.push(chunk.subarray(start));
+      pending += chunk.length - start;
+      if (pending > MAX_RECORD_BYTES) throw new SearchError('search_failed', `ripgrep printed a record of more than ${MAX_RECORD_BYTES / 1024 / 1024} MB: not its output`);
+    }
   }
-  if (rest && rest.length > 0) onLine(rest.toString('utf8'));
+  if (pending > 0) onLine(Buffer.concat(pieces).toString('utf8'));
 }
 
 export interface RgFilter {

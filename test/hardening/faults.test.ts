@@ -58,6 +58,7 @@ describe.runIf(existsSync(BIN))('ripgrep failing', () => {
     ['is killed by a signal', 'kill -9 $$', /content search failed \(ripgrep failed in .*: killed by SIGKILL\)/],
     ['prints what is not its JSON', 'echo "Segmentation fault (core dumped)"', /content search failed \(ripgrep printed something other than its match output/],
     ['hangs past the search timeout', 'exec sleep 30', /content search failed \(ripgrep timed out after 700 ms/],
+    ['prints without end and never a separator', 'exec yes /etc/passwd', /content search failed \(ripgrep printed something other than its match output/],
   ])('when it %s: the result rests on file names, with one warning, exit 0', async (_label, script, warning) => {
     const r = await run(['retrieve', '--root', repo.root, '--task', TASK, '--json', '--no-cache'], { CTXLOOP_RG: fakeRg(script) });
     expect(r.code).toBe(0);

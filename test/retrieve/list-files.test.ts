@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchScope } from '../../src/core/deps.js';
@@ -107,6 +107,19 @@ describe('listFiles', () => {
     await expect(searcher.listFiles(scopeOf(r.root, { scope: ['../elsewhere'] }))).rejects.toMatchObject({ code: 'bad_scope' });
     const error = await searcher.listFiles(scopeOf(r.root, { scope: ['nope'] })).catch((e: unknown) => e);
     expect(isCtxloopError(error) && error.code).toBe('bad_scope');
+  });
+
+  it('stops a program that prints without end and never a separator, long before its timeout', async () => {
+    const r = repo({ 'a.ts': 'x\n' });
+    const fake = join(r.root, 'fake-rg.sh');
+    writeFileSync(fake, '#!/bin/sh\nexec yes /etc/passwd\n');
+    chmodSync(fake, 0o755);
+    const started = Date.now();
+    const error = await listSearchableFiles(scopeOf(r.root), { rgPath: fake, logger: silentLogger, timeout: 60_000 }).catch((e: unknown) => e);
+    expect(isCtxloopError(error) && error.code).toBe('search_failed');
+    expect((error as Error).message).toMatch(/record of more than 16 MB: not its output/);
+    // gathered record by record it took the full timeout, copying the growing record at every chunk
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('caches the listing per scope for the searcher lifetime', async () => {
