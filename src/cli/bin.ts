@@ -11,12 +11,15 @@ process.on('SIGINT', () => {
   controller.abort();
 });
 
-// A reader that closed the pipe (`ctxloop … | head`) is not an error worth a stack trace.
+// A reader that closed the pipe (`ctxloop … | head`) is not an error worth a stack trace; any
+// other failure to write the output (a full disk, /dev/full) is reported by the command that
+// wrote (`write.ts`), in one line, and the exit status is 1 whatever it returned.
+let outputFailed = false;
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
+  if (error.code !== 'EPIPE') outputFailed = true;
 });
 
-process.exitCode = await main(process.argv.slice(2), {
+const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
@@ -24,3 +27,4 @@ process.exitCode = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   signal: controller.signal,
 });
+process.exitCode = outputFailed && code === 0 ? 1 : code;

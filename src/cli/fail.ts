@@ -1,4 +1,4 @@
-import { isAbortError, isCtxloopError, toError } from '../core/errors.js';
+import { isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
 import { guessFormat, type OutputFormat } from './args.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
 import { createPaint, useColor, type Io } from './io.js';
@@ -42,11 +42,13 @@ export async function reportFailure(thrown: unknown, view: FailureView): Promise
   const lines = [`${paint.red('ctxloop:')} ${message}`];
   if (ours && thrown.hint) lines.push(`  hint: ${thrown.hint}`);
   if (!ours && !aborted) lines.push('this is a bug, please report it');
-  if (view.verbose || (!ours && !aborted)) lines.push(...traceOf(error));
-  await writeOutput(`${lines.join('\n')}\n`, view.stderr);
+  // a usage error is the caller's: its stack says nothing to them, --verbose or not
+  if ((view.verbose && !(thrown instanceof UsageError)) || (!ours && !aborted)) lines.push(...traceOf(error));
+  // where the output cannot be written (the failure itself, maybe), the exit status still says it
+  await writeOutput(`${lines.join('\n')}\n`, view.stderr).catch(() => undefined);
   if (view.format === 'json') {
     const errorCode = ours ? thrown.code : aborted ? 'aborted' : 'internal';
-    await writeOutput(renderJsonError(errorCode, message), view.stdout);
+    await writeOutput(renderJsonError(errorCode, message), view.stdout).catch(() => undefined);
   }
   return code;
 }

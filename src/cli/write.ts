@@ -1,3 +1,5 @@
+import { CtxloopError } from '../core/errors.js';
+
 /** The streams the CLI writes to: process streams in the binary, in-memory ones in tests. */
 export interface OutputStream {
   write(chunk: string, callback?: (error?: Error | null) => void): boolean;
@@ -40,7 +42,7 @@ function writeChunk(piece: string, stream: OutputStream): Promise<boolean> {
       }
       failed = true;
       if (isClosedReader(error)) resolve(false);
-      else reject(error);
+      else reject(new CtxloopError('fs_error', `cannot write the output: ${error.message.split('\n')[0]}`, { cause: error }));
     });
   });
 }

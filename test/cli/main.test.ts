@@ -117,7 +117,9 @@ describe('main: flags', () => {
   it('a flag without its value, and conflicting flags', async () => {
     expect((await usage(['--task'])).stderr).toBe('ctxloop: --task needs a value (see ctxloop --help)\n');
     expect((await usage(['--task', 'x', '--json', '--format', 'md'])).code).toBe(2);
-    expect((await usage(['--task', 'x', '--quiet', '--verbose'])).code).toBe(2);
+    // one line even with --verbose, which shows the stack of any other failure
+    expect(await usage(['--task', 'x', '--quiet', '--verbose'])).toEqual({ code: 2, stdout: '', stderr: 'ctxloop: --quiet and --verbose cannot be used together (see ctxloop --help)\n' });
+    expect((await usage(['--task', 'x', '--budget', 'abc', '--verbose'])).stderr).toBe('ctxloop: --budget must be a number (got "abc")\n');
     expect((await usage(['--task', 'x', '--cache', 'd', '--no-cache'])).code).toBe(2);
     expect((await usage(['--task', 'x', '--task-file', 'f'])).code).toBe(2);
   });

@@ -129,9 +129,9 @@ describe('writeOutput', () => {
     await expect(writeOutput('x'.repeat(200_000), stream)).resolves.toBeUndefined();
   });
 
-  it('rejects on any other write error', async () => {
+  it('rejects on any other write error, as ours, in one line', async () => {
     const stream = new Collector();
-    stream._write = (_chunk, _encoding, callback) => callback(Object.assign(new Error('disk full'), { code: 'ENOSPC' }));
-    await expect(writeOutput('x', stream)).rejects.toThrow('disk full');
+    stream._write = (_chunk, _encoding, callback) => callback(Object.assign(new Error('disk full\nmore'), { code: 'ENOSPC' }));
+    await expect(writeOutput('x', stream)).rejects.toMatchObject({ code: 'fs_error', message: 'cannot write the output: disk full' });
   });
 });

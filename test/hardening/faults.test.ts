@@ -6,7 +6,7 @@
  * for Ctrl-C with exit 130 and the cache as it was.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,20 @@ describe.runIf(existsSync(BIN))('ripgrep failing', () => {
     const r = await run(['retrieve', '--root', repo.root, '--task', TASK, '--no-cache'], { CTXLOOP_RG: notExecutable });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^ctxloop: CTXLOOP_RG=.* is not an executable file/m);
+  });
+});
+
+describe.runIf(existsSync(BIN) && existsSync('/dev/full'))('output that cannot be written', () => {
+  it.each([['md'], ['json']])('(%s to a full disk) is one line on stderr and exit 1', async (format) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(ANTHROPIC|OPENAI|CTXLOOP)_/.test(k)));
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [BIN, 'retrieve', '--root', repo.root, '--task', TASK, '--format', format, '--no-cache', '--quiet'], { stdio: ['ignore', full, 'pipe'], env: clean });
+    closeSync(full);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code).toBe(1);
+    expect(stderr).toBe('ctxloop: cannot write the output: ENOSPC: no space left on device, write\n');
   });
 });
 
