@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import type { TaskSource } from './args.js';
 import type { InputStream, Io } from './io.js';
@@ -31,21 +31,32 @@ async function readRaw(source: TaskSource | undefined, stdin: InputStream | unde
   return readAll(stdin);
 }
 
-/** The text of the file a flag names; one it cannot read is a usage error naming the flag and why. */
+/**
+ * The most of a task (or an error text) read: the planner works on its first 60,000 characters,
+ * and more only costs memory (a stream of NULs, escaped into a cache key, once broke the run).
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/** The text of the file a flag names; one it cannot read, or larger than `MAX_INPUT_BYTES`, is a usage error naming the flag and why. */
 export async function readFlagFile(flag: string, path: string): Promise<string> {
   try {
-    return await readFile(path, 'utf8');
+    return await readAll(createReadStream(path), `${flag} ${path}`);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as { code?: unknown }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
     throw new UsageError('bad_option', `${flag}: cannot read ${path} (${why})`, { cause: error });
   }
 }
 
-export async function readAll(stream: InputStream): Promise<string> {
+/** A stream's text, to its end; past `MAX_INPUT_BYTES` a usage error saying what (`what`) was too large. */
+export async function readAll(stream: InputStream, what = 'stdin'): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
+  let bytes = 0;
   for await (const chunk of stream) {
+    bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (bytes > MAX_INPUT_BYTES) throw new UsageError('bad_option', `${what}: more than ${MAX_INPUT_BYTES / 1024 / 1024} MB of text`, { hint: 'pass the part of the task or error that matters' });
     text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
   }
   return text + decoder.decode();

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -166,6 +167,17 @@ describe('main: the task on stdin', () => {
     const run = fakeRun();
     expect(await main(['retrieve', '--task-file', '-'], makeIo({ stdin: 'from a pipe' }), run)).toBe(0);
     expect(run.calls[0]?.task).toBe('from a pipe');
+  });
+
+  it('stops reading a stream without end: past 16 MB, one line and exit 2', async () => {
+    const run = fakeRun();
+    // a pipe that never ends (`yes | ctxloop retrieve`): 1 MB chunks, forever
+    const chunk = Buffer.alloc(1024 * 1024, 'y');
+    const endless = Object.assign(Readable.from((function* () { for (;;) yield chunk; })()), { isTTY: false });
+    const io = { ...makeIo(), stdin: endless };
+    expect(await main(['retrieve'], io, run)).toBe(2);
+    expect(io.stderr.text).toBe('ctxloop: stdin: more than 16 MB of text\n  hint: pass the part of the task or error that matters\n');
+    expect(run.calls).toHaveLength(0);
   });
 
   it('never waits on a terminal: no task is a usage error', async () => {
