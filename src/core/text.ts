@@ -9,6 +9,21 @@
 export const MAX_TASK_CHARS = 60_000;
 
 /**
+ * What a text pasted from a terminal carries besides its text: ANSI escape sequences (colours,
+ * cursor moves, a window title: CSI, OSC and two-character escapes) and other control characters.
+ */
+const TERMINAL_CODES = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
+
+/**
+ * A task or error text as the user meant it: escape sequences removed (a test runner's coloured
+ * trace reads `verifyEmail (src/auth/verify.ts:3:20)` again), other control characters (NULs of a
+ * binary file) made spaces. Tabs, line breaks and carriage returns stay.
+ */
+export function cleanInput(text: string): string {
+  return text.replace(TERMINAL_CODES, (code) => (code.length > 1 ? '' : ' '));
+}
+
+/**
  * Letters of any script: `verifyEmail`, `проверить_почту`, `メール送信` are identifiers alike
  * (a task and a file in Cyrillic or Japanese are cut the same way as ASCII ones).
  */

@@ -1,3 +1,4 @@
+import { cleanInput } from '../core/text.js';
 import { enclosingDefinition } from '../callgraph/sites.js';
 import { isDefinitionLine } from '../core/definitions.js';
 import { fileKindOf, type FileKind } from '../core/files.js';
@@ -25,7 +26,7 @@ const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
  * const { candidates } = await locate(readFileSync('crash.log', 'utf8'), { root: '.' });
  */
 export async function locate(errorText: string, options: LocateOptions = {}, deps: Partial<ToolDeps> = {}): Promise<LocateResult> {
-  const text = errorText.trim();
+  const text = cleanInput(errorText).trim();
   if (!text) throw new UsageError('no_task', 'the error text is empty', { hint: 'pass --error FILE, or pipe the error text with --error -' });
   const historyDepth = options.historyDepth ?? DEFAULTS.historyDepth;
   if (!Number.isInteger(historyDepth) || historyDepth < 0 || historyDepth > 100_000) throw new UsageError('bad_option', `history depth must be a whole number from 0 to 100000 (got ${historyDepth})`);

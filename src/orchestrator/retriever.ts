@@ -1,3 +1,4 @@
+import { cleanInput } from '../core/text.js';
 import type { Cache, Deps } from '../core/deps.js';
 import { UsageError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
@@ -94,7 +95,9 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   };
 
   return {
-    async retrieve(task, options = {}) {
+    async retrieve(pasted, options = {}) {
+      // a trace copied from a terminal comes with its colours: the task is its text
+      const task = cleanInput(pasted);
       const merged = mergeOptions(config, options);
       const roots = labelRoots(merged);
       if (!roots) {

@@ -122,6 +122,13 @@ describe('locate: maps frames of each trace format to repository files', () => {
     expect(result.frames.find((f) => f.file === 'node:_http_server')?.path).toBeUndefined();
   });
 
+  it('a trace pasted from a terminal with its colours reads as the plain one', async () => {
+    // as a test runner prints it: every part of the frame in its own colour
+    const coloured = TRACES.node.split('\n').map((line) => line.replace(/^(\s*at )(\S+) \((.*)\)$/, '\x1b[2m$1\x1b[22m$2 \x1b[2m(\x1b[22m\x1b[36m$3\x1b[39m\x1b[2m)\x1b[22m')).join('\n');
+    expect(coloured).not.toBe(TRACES.node);
+    expect(await run(`\x1b[31m${coloured}\x1b[39m`)).toEqual(await run(TRACES.node));
+  });
+
   it('Firefox: URLs of a dev server map by their path', async () => {
     const result = await run(TRACES.firefox);
     expect(result.candidates.map((c) => c.path).slice(0, 2)).toEqual(['lib/query.js', 'lib/app.js']);

@@ -49,6 +49,13 @@ describe('retrieve (real ripgrep, real files)', () => {
     expect(result.files.every((f) => f.score >= 0.7)).toBe(true);
   });
 
+  it('reads a task pasted from a terminal as its text: colours and control characters gone', async () => {
+    const plain = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1 });
+    const pasted = await retrieve('\x1b[1mloadDefaults\x1b[22m calls \x1b[36mreadEnv\x1b[39m', { root: repo.root, cache: false, maxCycles: 1 });
+    expect(pasted.task).toBe('loadDefaults calls readEnv');
+    expect(pasted.files.map((f) => f.path)).toEqual(plain.files.map((f) => f.path));
+  });
+
   it('is deterministic', async () => {
     const task = 'requestTimeout is ignored by the worker';
     const a = await retrieve(task, { root: repo.root, cache: false });
