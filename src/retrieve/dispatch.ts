@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Cache, SearchRequest, SearchScope, Searcher } from '../core/deps.js';
-import { isAbortError, isCtxloopError, throwIfAborted } from '../core/errors.js';
+import { isAbortError, isCtxloopError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
 import { ripgrepSkipGlobs } from './filters.js';
@@ -202,6 +202,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       .then(() => store?.save(context.index.terms))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;
+        throwIfBadGlob(error as Error);
         failed.error = error as Error;
       });
     const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
@@ -252,6 +253,16 @@ function userGlobs(include: readonly string[], exclude: readonly string[]): stri
   const included = include.map(normalizeGlob).filter((g) => g !== '');
   const excluded = exclude.map(normalizeGlob).filter((g) => g !== '').map((g) => `!${g}`);
   return [...included, ...excluded];
+}
+
+/**
+ * The user's include and exclude globs reach rg in the content scan only (the listing applies
+ * them itself, with picomatch, which reads almost anything): one rg cannot parse is theirs to fix,
+ * not a failed search to warn about and go on without.
+ */
+function throwIfBadGlob(error: Error): void {
+  const bad = /error parsing glob .*/.exec(error.message);
+  if (bad) throw new UsageError('bad_option', `an include or exclude glob is not valid: ${bad[0]}`, { hint: 'check --include, --exclude and the config file; a literal [ or { is written [[] or [{]' });
 }
 
 /** rg ran and failed (crashed, killed, timed out, unreadable output); not a missing rg, not an abort. */

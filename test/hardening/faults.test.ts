@@ -84,7 +84,7 @@ describe.runIf(existsSync(BIN) && existsSync('/dev/full'))('output that cannot b
     const child = spawn(process.execPath, [BIN, 'retrieve', '--root', repo.root, '--task', TASK, '--format', format, '--no-cache', '--quiet'], { stdio: ['ignore', full, 'pipe'], env: clean });
     closeSync(full);
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
     const code = await new Promise<number | null>((done) => child.on('close', done));
     expect(code).toBe(1);
     expect(stderr).toBe('ctxloop: cannot write the output: ENOSPC: no space left on device, write\n');
