@@ -1,3 +1,4 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 import type { Logger } from './log.js';
@@ -331,6 +332,7 @@ export interface ResolveInput {
 export function resolveOptions({ flags, env, file, root, defaultCacheDir }: ResolveInput): ResolvedOptions {
   const merged: Settings = { ...file, ...env, ...stripUndefined(flags) };
   const cache = merged.cache;
+  const cacheDir = cache === false ? null : (cache ?? defaultCacheDir);
   return {
     root,
     maxCycles: merged.maxCycles ?? DEFAULTS.maxCycles,
@@ -338,7 +340,7 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
     budget: merged.budget ?? DEFAULTS.budget,
     scope: merged.scope ?? [],
     include: merged.include ?? [],
-    exclude: merged.exclude ?? [],
+    exclude: [...(merged.exclude ?? []), ...excludeCache(root, cacheDir)],
     provider: merged.provider ?? DEFAULTS.provider,
     model: merged.model,
     timeout: merged.timeout ?? DEFAULTS.timeout,
@@ -346,7 +348,7 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
     deadline: merged.deadline ?? DEFAULTS.deadline,
     modelCandidates: merged.modelCandidates ?? DEFAULTS.modelCandidates,
     batchSize: merged.batchSize ?? DEFAULTS.batchSize,
-    cacheDir: cache === false ? null : (cache ?? defaultCacheDir),
+    cacheDir,
     agentsDir: merged.agentsDir,
     promptsDir: merged.promptsDir,
     withContent: merged.withContent ?? false,
@@ -359,6 +361,17 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
     noEgress: file.noEgress === true || env.noEgress === true || flags.noEgress === true,
     searchTimeout: merged.searchTimeout ?? DEFAULTS.searchTimeout,
   };
+}
+
+/**
+ * A cache kept inside the repository searched (`--cache .ctxloop-cache`) is not searched: its
+ * files would come back as candidates of the next run. Its path, as a glob read literally.
+ */
+function excludeCache(root: string, cacheDir: string | null): string[] {
+  if (cacheDir === null) return [];
+  const rel = relative(root, resolve(root, cacheDir));
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return [];
+  return [rel.split(sep).join('/').replace(/[\\*?[\]{}()!]/g, '\\$&')];
 }
 
 function stripUndefined<T extends object>(value: T): Settings {

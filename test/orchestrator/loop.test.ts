@@ -1,3 +1,5 @@
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import type { ProgressEvent, Score } from '../../src/core/types.js';
@@ -54,6 +56,24 @@ describe('retrieve (real ripgrep, real files)', () => {
     const pasted = await retrieve('\x1b[1mloadDefaults\x1b[22m calls \x1b[36mreadEnv\x1b[39m', { root: repo.root, cache: false, maxCycles: 1 });
     expect(pasted.task).toBe('loadDefaults calls readEnv');
     expect(pasted.files.map((f) => f.path)).toEqual(plain.files.map((f) => f.path));
+  });
+
+  it('does not search a cache kept inside the repository', async () => {
+    const cache = join(repo.root, '.ctxloop-cache');
+    try {
+      const task = 'loadDefaults calls readEnv';
+      await retrieve(task, { root: repo.root, cache, maxCycles: 1 });
+      expect(readdirSync(cache).length).toBeGreaterThan(0);
+      // the second run, after a change elsewhere, searches again and the first run's cache files are no candidates
+      writeFileSync(join(repo.root, 'src/util/extra.ts'), 'export const readEnvLater = 1;\n');
+      const again = await retrieve(`${task} later`, { root: repo.root, cache, maxCycles: 1 });
+      const seen = [...again.files.map((f) => f.path), ...again.candidates.map((c) => c.path)];
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((p) => p.startsWith('.ctxloop-cache/'))).toEqual([]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+      rmSync(join(repo.root, 'src/util/extra.ts'), { force: true });
+    }
   });
 
   it('is deterministic', async () => {

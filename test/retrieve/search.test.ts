@@ -29,7 +29,8 @@ function paths(candidates: Candidate[]): string[] {
 describe('search', () => {
   it('refuses an include or exclude glob rg cannot read, as a usage error naming it', async () => {
     const r = repo({ 'src/a.ts': 'const token = 1;\n' });
-    for (const [include, exclude] of [[['['], []], [[], ['{{a']], [['[z-a]'], []]]) {
+    const cases: Array<[string[], string[]]> = [[['['], []], [[], ['{{a']], [['[z-a]'], []]];
+    for (const [include, exclude] of cases) {
       const found = await createSearcher({ logger: silentLogger }).search(request(r.root, { keywords: ['token'] }, { include, exclude }), undefined).catch((e: unknown) => e);
       expect(found).toMatchObject({ code: 'bad_option', message: expect.stringMatching(/^an include or exclude glob is not valid: error parsing glob '!?(\[|\{\{a|\[z-a\])'/) });
     }
