@@ -15,6 +15,7 @@ import { retrieve } from '../../src/orchestrator/loop.js';
 import { packFiles } from '../../src/pack/pack.js';
 import { planQuery } from '../../src/refine/plan.js';
 import { scanPatterns } from '../../src/retrieve/scan.js';
+import { cleanInput } from '../../src/core/text.js';
 import { fakeRun, makeIo } from '../cli/fake-io.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
@@ -97,7 +98,8 @@ describe('task text', () => {
           for (const file of result.files) expect(['src/auth/verify.ts', 'src/config/parse.py', 'README.md']).toContain(file.path);
         } catch (error) {
           expect(error).toMatchObject({ code: 'no_task' });
-          expect(task.trim()).toBe('');
+          // blank once control characters and terminal escapes are gone
+          expect(cleanInput(task).trim()).toBe('');
         }
       }),
       bounded(60, 15_000),
