@@ -50,6 +50,8 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const timeout = options.timeout ?? 60_000;
   // One warning per distinct failure: a broken rg fails the same way every cycle.
   const warned = new Set<string>();
+  // rg that ran out of time once in a run would only do it again, a timeout each cycle: later scans go without it
+  const hung: { error?: Error } = {};
   const warnOnce = (message: string): void => {
     if (warned.has(message)) return;
     warned.add(message);
@@ -66,6 +68,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
         listSearchableFiles(scope, { rgPath: path, logger, signal, timeout }).catch(async (error: unknown) => {
           // rg that crashes, hangs or prints garbage costs speed, not the run: fast-glob lists instead
           if (!isSearchFailure(error) || signal?.aborted) throw error;
+          if (isTimeout(error)) hung.error ??= error as Error;
           warnOnce(`ripgrep could not list the files (${(error as Error).message}); listing them with fast-glob instead`);
           // loaded on use: fast-glob and the JavaScript ignore rules are the fallback only
           const listed = await (await import('./glob.js')).listFilesByGlob(scope);
@@ -126,7 +129,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     async search(request, signal) {
       throwIfAborted(signal);
       const path = await rg();
-      return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, warnOnce, timeout, signal });
+      return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, warnOnce, timeout, signal, hung });
     },
   };
 }
@@ -156,6 +159,8 @@ interface DispatchContext {
   index: ScopeIndex;
   logger: Logger;
   warnOnce: (message: string) => void;
+  /** The first time rg ran out of time in this searcher's life: no content scan starts after it. */
+  hung: { error?: Error };
   timeout: number;
   signal: AbortSignal | undefined;
 }
@@ -197,12 +202,12 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       if (leftOut.length > 0) context.logger.info(`content scan: ${leftOut.length} term(s) held by most files not counted, to bound the scan of a repository this large: ${leftOut.map((t) => t.value).join(', ')}`);
       return leftOut;
     };
-    const scanning = context.index.terms
-      .ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan })
+    const scanning = (context.hung.error ? Promise.reject(context.hung.error) : context.index.terms.ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan }))
       .then(() => store?.save(context.index.terms))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;
         throwIfBadGlob(error as Error);
+        if (isTimeout(error)) context.hung.error ??= error as Error;
         failed.error = error as Error;
       });
     const stopOnFailure = <T>(p: Promise<T>): Promise<T> => p.catch((error: unknown) => failFast(stop, error));
@@ -263,6 +268,11 @@ function userGlobs(include: readonly string[], exclude: readonly string[]): stri
 function throwIfBadGlob(error: Error): void {
   const bad = /error parsing glob .*/.exec(error.message);
   if (bad) throw new UsageError('bad_option', `an include or exclude glob is not valid: ${bad[0]}`, { hint: 'check --include, --exclude and the config file; a literal [ or { is written [[] or [{]' });
+}
+
+/** rg ran out of its time (`searchTimeout`). */
+function isTimeout(error: unknown): boolean {
+  return isSearchFailure(error) && /^ripgrep timed out after /.test((error as Error).message);
 }
 
 /** rg ran and failed (crashed, killed, timed out, unreadable output); not a missing rg, not an abort. */

@@ -27,6 +27,22 @@ function paths(candidates: Candidate[]): string[] {
 }
 
 describe('search', () => {
+  it('starts no content scan after rg once ran out of time: each cycle would wait as long again', async () => {
+    const r = repo({ 'src/a.ts': 'const token = 1;\n' });
+    const log = join(r.root, 'calls.log');
+    const fake = join(r.root, 'fake-rg.sh');
+    writeFileSync(fake, `#!/bin/sh\necho "$@" >> '${log}'\nexec sleep 30\n`);
+    chmodSync(fake, 0o755);
+    const searcher = createSearcher({ logger: silentLogger, env: { CTXLOOP_RG: fake }, timeout: 300 });
+    const first = await searcher.search(request(r.root, { keywords: ['token'] }), undefined);
+    const second = await searcher.search(request(r.root, { keywords: ['other'], paths: ['src/a.ts'] }), undefined);
+    // the listing fell back to fast-glob, and names and paths still find the file
+    expect(paths(first.candidates)).toEqual([]);
+    expect(paths(second.candidates)).toEqual(['src/a.ts']);
+    const scans = readFileSync(log, 'utf8').trim().split('\n').filter((line) => !line.includes('--files'));
+    expect(scans).toHaveLength(1);
+  });
+
   it('refuses an include or exclude glob rg cannot read, as a usage error naming it', async () => {
     const r = repo({ 'src/a.ts': 'const token = 1;\n' });
     const cases: Array<[string[], string[]]> = [[['['], []], [[], ['{{a']], [['[z-a]'], []]];
