@@ -17,9 +17,17 @@ export function fenceTagOf(path: string): string {
   return FENCE_TAGS[language] ?? language;
 }
 
+/**
+ * A path as Markdown shows it: a control character in a file name (an escape sequence a terminal
+ * would run) shown as U+FFFD. JSON and `--format paths` keep the path as it is.
+ */
+export function shownPath(path: string): string {
+  return path.replace(/[\x00-\x1f\x7f]/g, '\uFFFD');
+}
+
 /** `## path (score 0.93)` and the reason: what precedes a file's regions. */
 export function renderFileHeading(file: Pick<FileResult, 'path' | 'score' | 'reason'>): string {
-  const title = `## ${file.path} (score ${file.score.toFixed(2)})`;
+  const title = `## ${shownPath(file.path)} (score ${file.score.toFixed(2)})`;
   return file.reason ? `${title}${PACK_SEPARATOR}${file.reason}` : title;
 }
 

@@ -60,6 +60,20 @@ describe('stdout carries the result and nothing else', () => {
     expect(io.stdout.text).not.toMatch(ANSI);
   });
 
+  it('md shows a file name holding an escape sequence without it; JSON and paths keep the name', async () => {
+    const path = 'src/\u001b]0;owned\u0007x.ts';
+    const result = sampleResult();
+    const packed = { ...result, files: [{ ...result.files[0]!, path }], candidates: [{ path: `${path}.bak`, score: 0.5, reason: 'r' }] };
+    const md = makeIo();
+    await main(['retrieve', '--task', 't'], md, fakeRun(() => packed));
+    expect(md.stdout.text).toContain('## src/\uFFFD]0;owned\uFFFDx.ts (score 0.93)');
+    expect(md.stdout.text).toContain('- src/\uFFFD]0;owned\uFFFDx.ts.bak (0.50)');
+    expect(md.stdout.text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    const paths = makeIo();
+    await main(['retrieve', '--task', 't', '--format', 'paths'], paths, fakeRun(() => packed));
+    expect(paths.stdout.text).toBe(`${path}\n`);
+  });
+
   it('a large JSON result through a slow pipe arrives whole', async () => {
     const big = sampleResult({
       candidates: Array.from({ length: 3000 }, (_, i) => ({ path: `src/generated/module-${i}.ts`, score: 0.1, reason: 'a long reason '.repeat(3) })),

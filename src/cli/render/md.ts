@@ -1,4 +1,4 @@
-import { describeRegion, renderPackedFile } from '../../core/pack-text.js';
+import { describeRegion, renderPackedFile, shownPath } from '../../core/pack-text.js';
 import type { CutRegion, RetrieveResult } from '../../core/types.js';
 
 /** Candidates listed under the packed files: enough to show what nearly made it. */
@@ -36,7 +36,7 @@ function headerOf(result: RetrieveResult): string {
 
 /** One line per region or file left out: where, and what it would have cost. */
 function renderCut(cut: readonly CutRegion[]): string {
-  return cut.map((item) => `- ${item.path} ${whereOf(item)}: ${item.tokens} tokens`).join('\n');
+  return cut.map((item) => `- ${shownPath(item.path)} ${whereOf(item)}: ${item.tokens} tokens`).join('\n');
 }
 
 function whereOf({ start, end, symbol }: CutRegion): string {
@@ -45,7 +45,7 @@ function whereOf({ start, end, symbol }: CutRegion): string {
 }
 
 function renderCandidates(result: RetrieveResult): string {
-  const shown = result.candidates.slice(0, MAX_CANDIDATES).map((c) => `- ${c.path} (${formatScore(c.score)})`);
+  const shown = result.candidates.slice(0, MAX_CANDIDATES).map((c) => `- ${shownPath(c.path)} (${formatScore(c.score)})`);
   const rest = result.candidates.length - MAX_CANDIDATES;
   if (rest > 0) shown.push(`- … and ${rest} more`);
   return shown.join('\n');
