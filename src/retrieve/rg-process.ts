@@ -30,6 +30,9 @@ export interface RgExit {
 }
 
 
+/** How long the pipes of an rg that has exited are still read, for a child it left holding them. */
+const EXIT_GRACE_MS = 1000;
+
 /**
  * Spawns rg and calls `onLine` with every stdout line (without its `\n`, decoded as UTF-8 with
  * invalid bytes replaced). Exit 1 (no match) is an empty result; exit 2 after a completed search
@@ -63,6 +66,19 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
           child.stderr.destroy();
         }, run.timeout);
   timer?.unref(); // never what keeps the process alive
+  // Once rg has exited, what it printed is in the pipe, read within moments (it cannot exit with
+  // more than a pipe's buffer unread). A child it left behind (a wrapper script's `sleep &`) may
+  // hold the pipe open for ever: after a grace period the pipes are let go, and the run goes on.
+  let orphaned = false;
+  let grace: NodeJS.Timeout | undefined;
+  child.once('exit', () => {
+    grace = setTimeout(() => {
+      orphaned = true;
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, EXIT_GRACE_MS);
+    grace.unref();
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     if (stderr.length < 8192) stderr += chunk;
@@ -70,7 +86,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   let drained = false;
   try {
     await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine).catch((error: unknown) => {
-      if (!timedOut) throw error;
+      if (!timedOut && !orphaned) throw error;
     });
     drained = true;
   } finally {
@@ -85,7 +101,10 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     .catch((error: unknown) => {
       throw new SearchError('rg_not_found', `could not start ripgrep at ${run.rgPath}: ${(error as Error).message} (set CTXLOOP_RG to a working rg)`, { cause: error });
     })
-    .finally(() => clearTimeout(timer));
+    .finally(() => {
+      clearTimeout(timer);
+      clearTimeout(grace);
+    });
   if (run.signal?.aborted) throw abortError();
   if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);
   if (code === 0 || code === 1) return;

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchScope } from '../../src/core/deps.js';
@@ -120,6 +120,24 @@ describe('listFiles', () => {
     expect((error as Error).message).toMatch(/record of more than 16 MB: not its output/);
     // gathered record by record it took the full timeout, copying the growing record at every chunk
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('reads what rg printed though a child it left behind holds its pipe open', async () => {
+    const r = repo({ 'src/a.ts': 'x\n' });
+    const fake = join(r.root, 'fake-rg.sh');
+    const pid = join(r.root, 'orphan.pid');
+    // a wrapper that starts something in the background and lists one file
+    writeFileSync(fake, `#!/bin/sh\nsleep 30 &\necho $! > '${pid}'\nprintf 'src/a.ts\\0'\n`);
+    chmodSync(fake, 0o755);
+    const started = Date.now();
+    try {
+      const list = await listSearchableFiles(scopeOf(r.root), { rgPath: fake, logger: silentLogger, timeout: 60_000 });
+      expect(list.files).toEqual(['src/a.ts']);
+      // it used to wait for the orphan, then for the timeout
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      process.kill(Number(readFileSync(pid, 'utf8')), 'SIGKILL');
+    }
   });
 
   it('caches the listing per scope for the searcher lifetime', async () => {
