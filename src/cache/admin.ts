@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CACHE_NAME, cacheFileFor } from './paths.js';
 import { cacheFileSchema, LAYERS, type Layer } from './schema.js';
@@ -71,6 +71,28 @@ async function blobSizes(file: string): Promise<Record<string, number>> {
  * Removes the cache of one root (its file, blobs, moved-aside copies, stray temp files), or of
  * every root when `root` is omitted. Only files named like ours are touched. Returns the paths removed.
  */
+/** The hashes of the `<hash>.json` files in `names` that open as a ctxloop store: `{"version": N, "root": …`. */
+async function storesIn(dir: string, names: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const name of names) {
+    if (!/^[0-9a-f]{16}\.json$/.test(name)) continue;
+    let head = '';
+    try {
+      const file = await open(join(dir, name), 'r');
+      try {
+        const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(256), position: 0 });
+        head = buffer.toString('utf8', 0, bytesRead);
+      } finally {
+        await file.close();
+      }
+    } catch {
+      continue;
+    }
+    if (/^\{\s*"version"\s*:\s*\d+\s*,\s*"root"\s*:/.test(head)) out.add(name.slice(0, 16));
+  }
+  return out;
+}
+
 export async function clearCache(dir: string, root?: string): Promise<{ removed: string[] }> {
   let names: string[];
   try {
@@ -80,9 +102,12 @@ export async function clearCache(dir: string, root?: string): Promise<{ removed:
   }
   // `<hash>.`: the store, its blobs and their temp or moved-aside copies
   const prefix = root === undefined ? undefined : basename(await cacheFileFor(dir, root)).replace(/json$/, '');
+  // every root: only the families whose store reads as ctxloop's (a directory given by mistake keeps its own files)
+  const ours = prefix === undefined ? await storesIn(dir, names) : undefined;
   const removed: string[] = [];
   for (const name of names) {
     if (!CACHE_NAME.test(name) || (prefix !== undefined && !name.startsWith(prefix))) continue;
+    if (ours !== undefined && !ours.has(name.slice(0, 16))) continue;
     try {
       await unlink(join(dir, name));
       removed.push(join(dir, name));

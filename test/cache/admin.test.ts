@@ -23,6 +23,9 @@ describe('cacheStats and clearCache', () => {
     b.setFacts('k', facts(3));
     await b.flush();
     writeFileSync(join(dir, 'notes.json'), '{}');
+    // files named as a cache's are, in a directory given by mistake, but not ctxloop's: kept by clear --all
+    writeFileSync(join(dir, '0123456789abcdef.json'), '{"name": "a user file"}');
+    writeFileSync(join(dir, '0123456789abcdef.search.json'), '[]');
 
     const stats = await cacheStats(dir, rootA);
     const fileA = await cacheFileFor(dir, rootA);
@@ -33,7 +36,7 @@ describe('cacheStats and clearCache', () => {
     expect(await clearCache(dir, rootA)).toEqual({ removed: [fileA.replace(/\.json$/, '.search.json'), fileA].sort() });
     expect((await cacheStats(dir, rootB)).entries.facts).toBe(1);
     await clearCache(dir);
-    expect(readdirSync(dir)).toEqual(['notes.json']);
+    expect(readdirSync(dir).sort()).toEqual(['0123456789abcdef.json', '0123456789abcdef.search.json', 'notes.json']);
     expect(await clearCache(join(dir, 'missing'))).toEqual({ removed: [] });
   });
 
