@@ -81,8 +81,10 @@ export function createReporter({ stderr, quiet, verbose, color }: ReporterOption
     const fallback = result.fallback ? ` (fell back: ${result.fallback.reason})` : '';
     say(`${paint.bold(`${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`)}, ${result.tokens} tokens, provider ${result.provider}${fallback}, ${result.cycles.length} ${result.cycles.length === 1 ? 'cycle' : 'cycles'}`);
     if (result.files.length === 0) {
+      const cut = result.cut?.[0];
       const best = result.candidates[0];
-      say(`${paint.yellow('warning:')} no file reached the threshold${best ? ` (best candidate: ${best.path}, ${best.score.toFixed(2)})` : ''}`);
+      if (cut) say(`${paint.yellow('warning:')} no file fit the token budget (the first cut: ${cut.path}, ${cut.tokens} tokens); raise --budget to have it`);
+      else say(`${paint.yellow('warning:')} no file reached the threshold${best ? ` (best candidate: ${best.path}, ${best.score.toFixed(2)})` : ''}`);
     }
   };
 

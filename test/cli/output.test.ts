@@ -134,6 +134,14 @@ describe('stderr by level', () => {
     expect(io.stdout.text).toBe('');
     expect(io.stderr.text).toContain('warning: no file reached the threshold (best candidate: src/db/schema.ts, 0.55)');
   });
+
+  it('says the budget, not the threshold, when files reached it but none fit', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => sampleResult({ files: [], cut: [{ path: 'src/huge.ts', tokens: 250_000 }] }));
+    expect(await main(['retrieve', '--task', 't', '--format', 'paths'], io, run)).toBe(0);
+    expect(io.stderr.text).toContain('warning: no file fit the token budget (the first cut: src/huge.ts, 250000 tokens); raise --budget to have it');
+    expect(io.stderr.text).not.toContain('threshold');
+  });
 });
 
 describe('writeOutput', () => {

@@ -45,7 +45,9 @@ describe('renderMarkdown', () => {
   it('says when no file reached the threshold, and uses only the first line of a long task', () => {
     const text = renderMarkdown(sampleResult({ files: [], task: 'TypeError in parse()\n  at parse (src/p.ts:3)' }));
     expect(text.split('\n')[0]).toBe('# Context for: TypeError in parse()');
-    expect(text).toContain('No file reached the threshold');
+    expect(text).toContain('No file reached the threshold; the best candidates are listed below.');
+    expect(renderMarkdown(sampleResult({ files: [], candidates: [] }))).toContain('No file reached the threshold, and no candidate was found.');
+    expect(renderMarkdown(sampleResult({ files: [], cut: [{ path: 'src/huge.ts', tokens: 250_000 }] }))).toContain('No file fit the token budget; what it cut is listed below');
   });
 });
 

@@ -13,13 +13,20 @@ const MAX_TITLE = 120;
  */
 export function renderMarkdown(result: RetrieveResult): string {
   const blocks: string[] = [`# Context for: ${titleOf(result.task)}`, headerOf(result)];
-  if (result.files.length === 0) blocks.push('No file reached the threshold; the best candidates are listed below.');
+  if (result.files.length === 0) blocks.push(emptyNote(result));
   for (const file of result.files) blocks.push(renderPackedFile(file));
   if (result.cut && result.cut.length > 0) blocks.push('## Cut for the budget', renderCut(result.cut));
   if (result.candidates.length > 0) blocks.push('## Candidates', renderCandidates(result));
   if (result.gaps.length > 0) blocks.push('## Gaps', result.gaps.map((gap) => `- ${gap}`).join('\n'));
   blocks.push('---', footerOf(result));
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** Why nothing was packed: the budget, the threshold, or nothing found at all. */
+function emptyNote(result: RetrieveResult): string {
+  if (result.cut && result.cut.length > 0) return 'No file fit the token budget; what it cut is listed below (raise --budget to have it).';
+  if (result.candidates.length > 0) return 'No file reached the threshold; the best candidates are listed below.';
+  return 'No file reached the threshold, and no candidate was found.';
 }
 
 function titleOf(task: string): string {
