@@ -1,4 +1,5 @@
 /** What a path says about a file, before anyone reads it. Pure functions on root-relative POSIX paths. */
+import { sep } from 'node:path';
 
 const LANGUAGES: Record<string, string> = {
   ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
@@ -126,9 +127,12 @@ export function matchForeignPath(file: string, mention: string): number {
   return segments >= 2 && mention.endsWith('/' + file) ? segments : 0;
 }
 
-/** Root-relative POSIX form of a path (backslashes turned, leading `./` dropped). */
-export function toPosix(path: string): string {
-  return path.replace(/\\/g, '/').replace(/^\.\/+/, '');
+/**
+ * Root-relative POSIX form of a path as the platform writes it (leading `./` dropped): Windows
+ * backslashes turned; elsewhere a backslash is part of a name (`back\slash.ts` is one file).
+ */
+export function toPosix(path: string, separator: string = sep): string {
+  return (separator === '\\' ? path.replace(/\\/g, '/') : path).replace(/^\.\/+/, '');
 }
 
 /** Finds the files a path mention can name without testing every file: by last segment. */

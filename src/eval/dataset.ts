@@ -57,7 +57,7 @@ function parseLine(line: string, where: string): EvalTask {
     throw new UsageError('bad_config', `${where}: ${field}: ${issue?.message ?? 'invalid'}`);
   }
   const { language, ...rest } = parsed.data;
-  const task: EvalTask = { ...rest, gold_files: [...new Set(rest.gold_files.map(toPosix))] };
+  const task: EvalTask = { ...rest, gold_files: [...new Set(rest.gold_files.map((p) => toPosix(p, '\\')))] };
   if (language !== undefined) task.language = language;
   return task;
 }

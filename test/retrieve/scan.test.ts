@@ -78,6 +78,12 @@ describe('scanTerms', () => {
     expect(found['a.ts']?.lines).toEqual(new Map([[1, ['token', 'expir', 'token expired']], [2, ['token', 'expir']]]));
   });
 
+  it('keeps a backslash in a file name as part of it, where the platform does not separate with it', async () => {
+    const r = repo({ 'back\\slash.ts': 'parseWidget()\n', 'src/a.ts': 'parseWidget()\n' });
+    const found = await scan(r.root, { keywords: ['widget'] });
+    expect(Object.keys(found).sort()).toEqual(process.platform === 'win32' ? ['back/slash.ts', 'src/a.ts'] : ['back\\slash.ts', 'src/a.ts']);
+  });
+
   it('reads a file whose name holds line breaks, and every file after it', async () => {
     const r = repo({ 'a.ts': 'parseWidget()\n', 'new\nline.ts': 'parseWidget()\n', 'two\n\nbreaks.ts': 'parseWidget()\n', 'z.ts': 'parseWidget()\n' });
     const found = await scan(r.root, { keywords: ['widget'] });
