@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { TextDecoder } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import type { TaskSource } from './args.js';
 import type { InputStream, Io } from './io.js';
@@ -51,13 +52,21 @@ export async function readFlagFile(flag: string, path: string): Promise<string> 
 
 /** A stream's text, to its end; past `MAX_INPUT_BYTES` a usage error saying what (`what`) was too large. */
 export async function readAll(stream: InputStream, what = 'stdin'): Promise<string> {
-  const decoder = new TextDecoder();
+  let decoder: TextDecoder | undefined;
   let text = '';
   let bytes = 0;
   for await (const chunk of stream) {
     bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
     if (bytes > MAX_INPUT_BYTES) throw new UsageError('bad_option', `${what}: more than ${MAX_INPUT_BYTES / 1024 / 1024} MB of text`, { hint: 'pass the part of the task or error that matters' });
-    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    if (typeof chunk === 'string') text += chunk;
+    else text += (decoder ??= decoderFor(chunk)).decode(chunk, { stream: true });
   }
-  return text + decoder.decode();
+  return text + (decoder?.decode() ?? '');
+}
+
+/** UTF-8, or UTF-16 when the text opens with its byte-order mark (a file saved by Windows Notepad, PowerShell's `>`). */
+function decoderFor(first: Uint8Array): TextDecoder {
+  if (first[0] === 0xff && first[1] === 0xfe) return new TextDecoder('utf-16le');
+  if (first[0] === 0xfe && first[1] === 0xff) return new TextDecoder('utf-16be');
+  return new TextDecoder();
 }

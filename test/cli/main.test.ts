@@ -180,6 +180,17 @@ describe('main: the task on stdin', () => {
     expect(run.calls).toHaveLength(0);
   });
 
+  it('reads a task saved as UTF-16 with its byte-order mark (Notepad, PowerShell)', async () => {
+    const run = fakeRun();
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('fix the login redirect', 'utf16le')]);
+    const be = Buffer.from(le.subarray(2)).swap16();
+    for (const bytes of [le, Buffer.concat([Buffer.from([0xfe, 0xff]), be])]) {
+      const io = { ...makeIo(), stdin: Object.assign(Readable.from([bytes]), { isTTY: false }) };
+      expect(await main(['retrieve'], io, run)).toBe(0);
+    }
+    expect(run.calls.map((c) => c.task)).toEqual(['fix the login redirect', 'fix the login redirect']);
+  });
+
   it('never waits on a terminal: no task is a usage error', async () => {
     const io = makeIo();
     expect(await main(['retrieve'], io, fakeRun())).toBe(2);
