@@ -1,4 +1,5 @@
-import { realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { readInsideRoot } from '../facts/read-file.js';
@@ -32,6 +33,12 @@ async function resolveRoot(input: string): Promise<string> {
   const info = await stat(absolute).catch(() => undefined);
   if (!info) throw new UsageError('root_not_found', `root not found: ${absolute}`, { hint: 'pass an existing directory with --root' });
   if (!info.isDirectory()) throw new UsageError('root_not_found', `root is not a directory: ${absolute}`, { hint: 'pass a directory with --root' });
+  // a root this user cannot list or enter: rg would fail to start in it, and the message would blame rg
+  const readable = await access(absolute, constants.R_OK | constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+  if (!readable) throw new UsageError('root_not_found', `root cannot be read: ${absolute} (permission denied)`, { hint: 'pass a directory you can read with --root' });
   return realpath(absolute);
 }
 

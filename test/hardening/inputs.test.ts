@@ -158,6 +158,16 @@ describe('hostile files', () => {
     expect(JSON.parse(out.stdout).files.map((f: { path: string }) => f.path)).toContain('src/verify.ts');
     expect(out.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it.runIf(existsSync(BIN) && (process.getuid?.() !== 0 || nobody !== undefined))('a root that cannot be read is a usage error saying so, not a failure of ripgrep', async () => {
+    const r = repo({ 'src/verify.ts': VERIFY });
+    chmodSync(r.root, 0o700);
+    const out = await run(['retrieve', '--root', r.root, '--task', 'verifyEmail', '--no-cache'], nobody ?? {});
+    chmodSync(r.root, 0o755);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(/^ctxloop: root cannot be read: .* \(permission denied\)$/m);
+    expect(out.stderr).not.toMatch(/ripgrep|\n\s+at /);
+  });
 });
 
 function uidOf(user: string): { uid: number; gid: number } | undefined {
