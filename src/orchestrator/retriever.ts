@@ -63,9 +63,10 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     }
     const loaded = await roles;
     if (resolved.noEgress && choice.model) throw egressRefused(choice);
+    // a fallback is said once, as the warning it is (its note says the same)
     if (announce) {
-      logger.info(choice.note);
       if (choice.fallback) logger.warn(choice.fallback.message);
+      else logger.info(choice.note);
     }
     const cache = await cacheFor(resolved, overrides, logger);
     const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve(), start: () => undefined } : loadTokenizer({ cache });

@@ -120,10 +120,12 @@ describe('retrieve with a model', () => {
     expect(warnings.some((w) => w.includes('continuing offline'))).toBe(true);
   });
 
-  it('goes offline with no_api_key when a provider is asked for without credentials', async () => {
-    const result = await retrieve(TASK, { root: repo.root, cache: false, logger, provider: 'anthropic', env: {} });
+  it('goes offline with no_api_key when a provider is asked for without credentials, and says so once', async () => {
+    const infos: string[] = [];
+    const result = await retrieve(TASK, { root: repo.root, cache: false, logger: { ...logger, info: (m) => void infos.push(m) }, provider: 'anthropic', env: {} });
     expect(result).toMatchObject({ provider: 'offline', fallback: { reason: 'no_api_key' } });
-    expect(warnings[0]).toMatch(/ANTHROPIC_API_KEY/);
+    expect(warnings).toEqual(['--provider anthropic needs ANTHROPIC_API_KEY; continuing offline']);
+    expect(infos.filter((m) => m.includes('ANTHROPIC_API_KEY'))).toEqual([]);
   });
 
   it('sends open gaps to retrieval subagents whose findings are judged', async () => {
