@@ -1,4 +1,4 @@
-import { mkdir, rename } from 'node:fs/promises';
+import { mkdir, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
 import type { Cache, FileStamp, MemoEntry } from '../core/deps.js';
@@ -108,7 +108,7 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
   const write = async (): Promise<void> => {
     if (readOnly || (LAYERS.every((l) => dirty[l].size === 0) && !blobs.dirty)) return;
     try {
-      await mkdir(dirname(file), { recursive: true });
+      await makeDirectory(dirname(file));
       await blobs.write();
       if (LAYERS.every((l) => dirty[l].size === 0)) return;
       let disk: CacheFile | null = null;
@@ -171,4 +171,27 @@ function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return code && !message?.includes(code) ? `${code}: ${message}` : (message ?? 'unknown error');
+}
+
+/**
+ * `mkdir -p` one level at a time. Node's own recursive mkdir never returns under `/proc` (a
+ * `--cache /proc/x` hung the run): here each missing directory is made on its own, and the
+ * first that cannot be made is the error.
+ */
+async function makeDirectory(dir: string): Promise<void> {
+  const missing: string[] = [];
+  for (let at = dir; ; at = dirname(at)) {
+    const found = await stat(at).catch(() => undefined);
+    if (found) {
+      if (!found.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${at}'`), { code: 'ENOTDIR' });
+      break;
+    }
+    if (dirname(at) === at) break;
+    missing.push(at);
+  }
+  for (const path of missing.reverse()) {
+    await mkdir(path).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    });
+  }
 }

@@ -94,6 +94,13 @@ describe.runIf(existsSync(BIN) && existsSync('/dev/full'))('output that cannot b
 describe.runIf(existsSync(BIN))('a cache that cannot be used', () => {
   const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
 
+  it.runIf(existsSync('/proc/self'))('under /proc (where the recursive mkdir of Node never returned): result printed, warning, exit 0', async () => {
+    const r = await run(['retrieve', '--root', repo.root, '--task', TASK, '--json', '--cache', '/proc/ctxloop-cache-test']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).files[0].path).toBe('src/auth/verify-email.ts');
+    expect(r.stderr).toMatch(/warning: cache: cannot write \/proc\/ctxloop-cache-test\/.*ENOENT/);
+  });
+
   it('in a place that cannot be a directory: result printed, warning, exit 0', async () => {
     const file = join(tempDir(), 'not-a-dir');
     writeFileSync(file, 'x');
