@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { parseSettings, type ProviderName, type RetrieveOptions, type RootSpec } from '../core/options.js';
 import { isRootLabel, LABEL_RULE } from '../core/roots.js';
-import { parseChoiceFlag, parseNumberFlag, parseTextFlag, PROVIDERS, SEE_HELP, toFlagError } from './flag-values.js';
+import { parseChoiceFlag, parseNumberFlag, parseTextFlag, PROVIDERS, SEE_HELP, rejectRepeatedFlags, toFlagError } from './flag-values.js';
 
 export const FORMATS = ['json', 'md', 'paths'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -79,6 +79,7 @@ export function parseRetrieveArgs(argv: string[], cwd: string): RetrieveArgs {
   } catch (error) {
     throw toFlagError(error, Object.keys(RETRIEVE_FLAGS));
   }
+  rejectRepeatedFlags(argv, RETRIEVE_FLAGS);
   if (values.quiet && values.verbose) throw conflict('--quiet and --verbose cannot be used together');
   const settings = settingsOf(values, cwd);
   // Each flag was checked above with a message naming it; this is the same schema the config

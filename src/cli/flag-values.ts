@@ -1,4 +1,7 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import { settingsSchema } from '../core/options.js';
 
 /** Ends every message about a bad flag, so the next step is obvious. */
@@ -35,6 +38,22 @@ export function parseTextFlag(flag: string, raw: string): string {
   const value = raw.trim();
   if (!value) throw badFlag(`${flag} must not be empty`);
   return value;
+}
+
+/**
+ * A flag that takes one value given twice (`--task a --task b`): `util.parseArgs` keeps the last
+ * one without a word, and the first was surely meant too. Call after the flags parsed.
+ */
+export function rejectRepeatedFlags(argv: string[], options: ParseArgsOptionsConfig): void {
+  const { tokens } = parseArgs({ args: argv, options, strict: true, allowPositionals: false, tokens: true });
+  const seen = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option') continue;
+    const spec = options[token.name];
+    if (!spec || spec.type !== 'string' || spec.multiple) continue;
+    if (seen.has(token.name)) throw badFlag(`--${token.name} given more than once ${SEE_HELP}`);
+    seen.add(token.name);
+  }
 }
 
 /** The providers the orchestrator accepts; it decides what `auto` means. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SearchOptions } from '../core/options.js';
-import { parseTextFlag, toFlagError } from './flag-values.js';
+import { parseTextFlag, rejectRepeatedFlags, toFlagError } from './flag-values.js';
 
 /** The flags `trace` and `locate` share with `retrieve`: where to search, output, stderr. Help text lives in help.ts. */
 export const TOOL_FLAGS = {
@@ -39,6 +39,7 @@ export function parseToolArgs(argv: string[], cwd: string, own: FlagSpec): { val
   } catch (error) {
     throw toFlagError(error, Object.keys(options));
   }
+  rejectRepeatedFlags(argv, options);
   const text = (flag: string): string | undefined => (typeof values[flag] === 'string' ? parseTextFlag(`--${flag}`, values[flag]) : undefined);
   const list = (flag: string): string[] | undefined => (Array.isArray(values[flag]) ? values[flag].map((v) => parseTextFlag(`--${flag}`, v)) : undefined);
   if (values.quiet && values.verbose) throw toFlagError(new Error('--quiet and --verbose cannot be used together'), []);

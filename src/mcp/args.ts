@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { parseSettings, type RetrieveOptions, type RootSpec } from '../core/options.js';
 import { parseRootFlag, settingsOf } from '../cli/args.js';
-import { SEE_HELP, toFlagError } from '../cli/flag-values.js';
+import { SEE_HELP, rejectRepeatedFlags, toFlagError } from '../cli/flag-values.js';
 
 /** `ctxloop mcp` after parsing: what every tool call starts from, and how loud stderr is. */
 export interface McpArgs {
@@ -63,6 +63,7 @@ export function parseMcpArgs(argv: string[], cwd: string): McpArgs {
   } catch (error) {
     throw toFlagError(error, Object.keys(MCP_FLAGS));
   }
+  rejectRepeatedFlags(argv, MCP_FLAGS);
   if (values.quiet && values.verbose) throw new UsageError('bad_option', `--quiet and --verbose cannot be used together ${SEE_HELP}`);
   // the settings flags `retrieve` also takes, read as it reads them
   const settings = settingsOf(values, cwd);

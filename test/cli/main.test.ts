@@ -123,6 +123,9 @@ describe('main: flags', () => {
     expect((await usage(['--task', 'x', '--budget', 'abc', '--verbose'])).stderr).toBe('ctxloop: --budget must be a number (got "abc")\n');
     expect((await usage(['--task', 'x', '--cache', 'd', '--no-cache'])).code).toBe(2);
     expect((await usage(['--task', 'x', '--task-file', 'f'])).code).toBe(2);
+    // a one-value flag given twice: the first was meant too, and parseArgs would keep only the last
+    expect(await usage(['--task', 'x', '--task', 'y'])).toEqual({ code: 2, stdout: '', stderr: 'ctxloop: --task given more than once (see ctxloop --help)\n' });
+    expect((await usage(['--task', 'x', '--budget', '100', '--budget=200'])).stderr).toBe('ctxloop: --budget given more than once (see ctxloop --help)\n');
   });
 
   it('a bad flag with --json still prints the error object on stdout', async () => {

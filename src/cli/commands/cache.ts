@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { resolveRunOptions } from '../../orchestrator/config.js';
 import { wantsHelp } from '../args.js';
 import { reportFailure } from '../fail.js';
-import { parseTextFlag, SEE_HELP, suggestName, toFlagError } from '../flag-values.js';
+import { parseTextFlag, SEE_HELP, suggestName, rejectRepeatedFlags, toFlagError } from '../flag-values.js';
 import { useColor, type Io } from '../io.js';
 import { writeOutput } from '../write.js';
 
@@ -60,6 +60,7 @@ export async function runCacheCommand(argv: string[], io: Io): Promise<number> {
     } catch (error) {
       throw toFlagError(error, Object.keys(FLAGS));
     }
+    rejectRepeatedFlags(rest, FLAGS);
     if (values.all && sub !== 'clear') throw new UsageError('bad_option', `--all goes with clear only ${SEE_HELP}`);
     if (values.all && values.root !== undefined) throw new UsageError('bad_option', `--all and --root cannot be used together ${SEE_HELP}`);
     const root = resolve(io.cwd, values.root === undefined ? '.' : parseTextFlag('--root', values.root));
