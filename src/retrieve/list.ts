@@ -6,6 +6,7 @@
  * walk and the ignore rules cost about a second at 100,000 files, where a JavaScript walk
  * testing every path against every rule of a few hundred nested .gitignore files took minutes.
  */
+import { lstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchScope } from '../core/deps.js';
@@ -51,8 +52,8 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize, root }), '--files', '--null'];
   await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal, timeout: context.timeout }, (record) => {
     if (record === '') return;
-    // `--null` ends every path with NUL: a line break in a record means this is not rg's list
-    if (record.includes('\n')) throw new SearchError('search_failed', `ripgrep printed something other than its file list: ${JSON.stringify(record.slice(0, 80))}`);
+    // `--null` ends every path with NUL: a line break in a record is not rg's list, unless a file is named so
+    if (record.includes('\n') && !isFile(join(root, record))) throw new SearchError('search_failed', `ripgrep printed something other than its file list: ${JSON.stringify(record.slice(0, 80))}`);
     const path = toPosix(record);
     if (!inScope(path)) return;
     // Sizes are not known here: rg's --max-filesize already left oversized files out.
@@ -62,6 +63,15 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   });
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { files, avgSize: await sampleMeanSize(root, files), skipped };
+}
+
+/** A regular file (not followed through a link) at `path`; false for anything else or nothing. */
+function isFile(path: string): boolean {
+  try {
+    return lstatSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function createScopeTest(entries: ScopeEntries): (path: string) => boolean {

@@ -109,6 +109,17 @@ describe('listFiles', () => {
     expect(isCtxloopError(error) && error.code).toBe('bad_scope');
   });
 
+  it('lists a file whose name holds a line break, and still refuses a list that is not rg\'s', async () => {
+    const r = repo({ 'a.ts': 'x\n', 'new\nline.ts': 'x\n' });
+    const rgPath = await resolveRgPath(process.env, silentLogger);
+    expect((await listSearchableFiles(scopeOf(r.root), { rgPath, logger: silentLogger })).files).toEqual(['a.ts', 'new\nline.ts']);
+    const fake = join(r.root, 'fake-rg.sh');
+    writeFileSync(fake, '#!/bin/sh\necho "Segmentation fault"\n');
+    chmodSync(fake, 0o755);
+    const error = await listSearchableFiles(scopeOf(r.root), { rgPath: fake, logger: silentLogger }).catch((e: unknown) => e);
+    expect(isCtxloopError(error) && error.code).toBe('search_failed');
+  });
+
   it('stops a program that prints without end and never a separator, long before its timeout', async () => {
     const r = repo({ 'a.ts': 'x\n' });
     const fake = join(r.root, 'fake-rg.sh');
