@@ -57,7 +57,11 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
         }
       }
     }
-    const candidates = scoreSuspects({ parsed, matches, definitions, messages, history }, limit);
+    // History speaks only of files this run lists: not deleted ones, excluded or ignored ones,
+    // links out of the root, nor another repository's (a `.git` file or link leading elsewhere).
+    const listed = new Set(files);
+    const known = history && { ...history, files: new Map([...history.files].filter(([path]) => listed.has(path))) };
+    const candidates = scoreSuspects({ parsed, matches, definitions, messages, history: known }, limit);
     // The definition around each suspect's line, from the parsed file: the trace's own name can be a closure's or a frame's alias.
     const facts = await tool.facts.read(scope.root, candidates.filter((c) => c.line !== undefined).map((c) => c.path), signal);
     for (const candidate of candidates) {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { locate } from '../../src/orchestrator/locate.js';
 import type { LocateResult } from '../../src/core/types.js';
@@ -216,6 +217,23 @@ describe('locate: git history', () => {
     commit(repo, 'two', { 'b/util.c': utilFile(1) });
     expect((await locate(TRACE, { root: repo.root, cache: false, historyDepth: 1 })).historyCommits).toBe(1);
     expect((await locate(TRACE, { root: repo.root, cache: false, historyDepth: 0 })).historyCommits).toBe(0);
+  });
+
+  it('names as hotspots only files the run lists: not deleted, ignored or another repository\'s', async () => {
+    const other = makeTempRepo({ 'secret.ts': 'export const s = 1;\n' });
+    commit(other, 'other', {});
+    const repo = makeTempRepo({ 'src/hot.c': 'int hot;\n', 'src/gone.c': 'int gone;\n', 'build/out.c': 'int out;\n', '.gitignore': 'build/\n' });
+    execFileSync('git', ['add', '-f', 'build/out.c'], { cwd: repo.root });
+    commit(repo, 'one', {});
+    execFileSync('git', ['rm', '-q', 'src/gone.c'], { cwd: repo.root });
+    commit(repo, 'two', { 'src/hot.c': 'int hot = 1;\n', 'build/out.c': 'int out = 1;\n' });
+    const hotspots = (await locate('Segmentation fault (core dumped)', { root: repo.root, cache: false })).candidates.map((c) => c.path);
+    expect(hotspots).toEqual(['src/hot.c']);
+    // a root whose `.git` is a file leading to another repository: none of that one's files
+    const led = makeTempRepo({ 'src/a.ts': 'export const a = 1;\n' }, { git: false });
+    led.write('.git', `gitdir: ${join(other.root, '.git')}\n`);
+    const result = await locate('Segmentation fault (core dumped)', { root: led.root, cache: false });
+    expect(result.candidates.map((c) => c.path)).not.toContain('secret.ts');
   });
 
   it('names recent hotspots, with low confidence, when nothing in the text points into the repository', async () => {
