@@ -283,13 +283,21 @@ function pick(value: unknown, path: PropertyKey[]): unknown {
 }
 
 function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
+  let text: string;
+  if (typeof value === 'number') text = String(value); // NaN and Infinity, which JSON calls null
+  else {
+    try {
+      text = JSON.stringify(value) ?? typeof value;
+    } catch {
+      // nested past the stack (an array 5,000 deep): String() would recurse as far
+      text = Array.isArray(value) ? 'an array' : typeof value;
+    }
   }
+  return text.length > MAX_SHOWN_VALUE ? `${text.slice(0, MAX_SHOWN_VALUE - 1)}…` : text;
 }
+
+/** Characters of a bad setting's value an error message echoes. */
+const MAX_SHOWN_VALUE = 80;
 
 /** Environment read in one place: trimmed, empty = unset. */
 export function readEnv(env: Record<string, string | undefined>, name: string): string | undefined {

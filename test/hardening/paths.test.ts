@@ -119,6 +119,8 @@ describe.runIf(existsSync(BIN))('a hostile config file', () => {
       /cache must stay inside the repository/,
     ],
     ['not JSON', (root: string) => writeFileSync(join(root, '.ctxloop.json'), '{"threshold": '), /\.ctxloop\.json: not valid JSON/],
+    // describing the bad value recursed as deep as the value and blew the stack
+    ['a value nested 5,000 deep', (root: string) => writeFileSync(join(root, '.ctxloop.json'), `{"budget": ${'['.repeat(5000)}${']'.repeat(5000)}}`), /^ctxloop: \.ctxloop\.json: budget: .*\(got an array\)$/m],
   ])('is refused with one line and exit 2 when it is %s', async (_label, plant, message) => {
     const hostile = makeRepo({ 'src/a.ts': 'export const verifyEmail = 1;\n' }, { git: false });
     try {
