@@ -1,7 +1,7 @@
 import { cleanInput } from '../core/text.js';
 import type { Cache, Deps } from '../core/deps.js';
 import { UsageError } from '../core/errors.js';
-import { silentLogger, type Logger } from '../core/log.js';
+import { guardCallback, guardLogger, silentLogger, type Logger } from '../core/log.js';
 import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
@@ -142,7 +142,11 @@ function mergeOptions(config: RetrieveOptions, options: RetrieveOptions): Retrie
     delete base.root;
     delete base.roots;
   }
-  return { ...base, ...options };
+  const merged = { ...base, ...options };
+  // the caller's callbacks cannot fail the run
+  if (merged.logger) merged.logger = guardLogger(merged.logger);
+  if (merged.onProgress) merged.onProgress = guardCallback(merged.onProgress);
+  return merged;
 }
 
 /** `--no-egress` with a model configured: fail before anything is sent, never fall back silently. */

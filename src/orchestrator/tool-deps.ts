@@ -1,5 +1,5 @@
 import type { Cache, FactsReader, HistoryReader, SearchScope, Searcher } from '../core/deps.js';
-import { silentLogger, type Logger } from '../core/log.js';
+import { guardLogger, silentLogger, type Logger } from '../core/log.js';
 import type { ResolvedOptions, SearchOptions } from '../core/options.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
 import { createFactsReader } from '../facts/reader.js';
@@ -26,7 +26,7 @@ export interface PreparedTool {
 export async function prepareTool(input: SearchOptions, overrides: Partial<ToolDeps>): Promise<PreparedTool> {
   const env = input.env ?? process.env;
   const options = await resolveRunOptions(input, env, defaultCacheDir(env));
-  const logger = input.logger ?? overrides.logger ?? silentLogger;
+  const logger = input.logger ? guardLogger(input.logger) : (overrides.logger ?? silentLogger);
   const cache = overrides.cache ?? (options.cacheDir === null ? createMemoryCache() : await createCache({ dir: options.cacheDir, root: options.root, logger }));
   const deps: ToolDeps = {
     searcher: overrides.searcher ?? createSearcher({ logger, env }),

@@ -76,6 +76,25 @@ describe('retrieve (real ripgrep, real files)', () => {
     }
   });
 
+  it('is not failed by the caller\'s callbacks: a progress callback that throws or rejects, a logger that throws', async () => {
+    const plain = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1 });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const fails = () => {
+        throw new Error('caller bug');
+      };
+      const throwing = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1, onProgress: fails, logger: { debug: fails, info: fails, warn: fails, error: fails } });
+      const rejecting = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1, onProgress: async () => Promise.reject(new Error('caller bug')) });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (const result of [throwing, rejecting]) expect(result.files.map((f) => f.path)).toEqual(plain.files.map((f) => f.path));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('is deterministic', async () => {
     const task = 'requestTimeout is ignored by the worker';
     const a = await retrieve(task, { root: repo.root, cache: false });
