@@ -79,6 +79,14 @@ export function packFiles(input: PackInput): PackResult {
     const heading = tokenizer.count(`${renderFileHeading(file)}${PACK_SEPARATOR}\`\`\`${fenceTagOf(file.path)}\n\`\`\``) + (packed.length > 0 ? sep : 0);
     const costOf = (region: Region): number => regionCost(tokenizer, withText(region, lines));
     const regions = regionsFor({ ...(facts ?? bareFacts(score.path)), lines: Math.min(facts?.lines ?? lineCount, lineCount) }, score.evidence);
+    if (text === '') {
+      // an empty file has no region to show, and may be the answer all the same (`fix src/empty.ts`)
+      if (total + heading <= budget) {
+        total += heading;
+        packed.push(file);
+      } else cut.push({ path: score.path, tokens: heading });
+      continue;
+    }
     const left: CutRegion[] = [];
     for (const region of regions) {
       const headingCost = file.regions.length === 0 ? heading : 0;
@@ -113,7 +121,13 @@ function settle(packed: FileResult[], budget: number, tokenizer: Tokenizer, cut:
     const tokens = tokenizer.count(renderPackText(packed));
     const last = packed[packed.length - 1];
     if (tokens <= budget || !last) return tokens;
-    const region = last.regions.pop()!;
+    const region = last.regions.pop();
+    if (!region) {
+      // an empty file, packed as its heading alone
+      packed.pop();
+      cut.push({ path: last.path, tokens: tokenizer.count(renderFileHeading(last)) });
+      continue;
+    }
     cut.push(cutOf(last.path, region, regionCost(tokenizer, region)));
     if (last.regions.length === 0) packed.pop();
   }

@@ -57,6 +57,21 @@ describe('packFiles', () => {
     }
   });
 
+  it('packs an empty file that reached the threshold as its heading, within every budget', () => {
+    const texts = new Map([...TEXTS, ['src/empty.ts', '']]);
+    const facts = new Map([...FACTS, ['src/empty.ts', { path: 'src/empty.ts', hash: 'e', ...extractFacts('src/empty.ts', '') }]]);
+    const scores: Score[] = [{ path: 'src/empty.ts', relevance: 0.95, reason: 'named in the task', missing: [], evidence: [] }, ...SCORES];
+    const roomy = packFiles({ scores, facts, texts, threshold: 0.7, budget: 5000, tokenizer, withContent: true });
+    expect(roomy.files[0]).toMatchObject({ path: 'src/empty.ts', regions: [] });
+    expect(roomy.cut.map((c) => c.path)).not.toContain('src/empty.ts');
+    for (let budget = 0; budget <= 400; budget += 5) {
+      const result = packFiles({ scores, facts, texts, threshold: 0.7, budget, tokenizer, withContent: true });
+      expect(tokenizer.count(renderPackText(result.files))).toBe(result.tokens);
+      expect(result.tokens).toBeLessThanOrEqual(budget);
+      expect(result.files.some((f) => f.path === 'src/empty.ts') || result.cut.some((c) => c.path === 'src/empty.ts')).toBe(true);
+    }
+  });
+
   it('lists every region and file it leaves out, with what it would have cost', () => {
     const whole = pack(100_000);
     const wanted = whole.files.flatMap((f) => f.regions.map((r) => `${f.path}:${r.start}-${r.end}`));
