@@ -6,12 +6,22 @@ import type { EvalTask } from './types.js';
 
 const taskSchema = z.object({
   id: z.string().min(1),
-  repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name'),
+  // `.` or `..` as a part would lead the mirror lookup out of --repos
+  repo: z
+    .string()
+    .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name')
+    .refine((repo) => repo.split('/').every((part) => part !== '.' && part !== '..'), 'must be owner/name, not . or ..'),
   base_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, 'must be a commit hash'),
   task: z.string().min(1),
-  gold_files: z.array(z.string().min(1)).min(1),
+  // repository-relative paths: an absolute one, or one climbing out with `..`, can never be found
+  gold_files: z.array(z.string().min(1).refine(isRelativeInside, 'must be a path inside the repository')).min(1),
   language: z.string().min(1).optional(),
 });
+
+function isRelativeInside(path: string): boolean {
+  const parts = path.replace(/\\/g, '/').split('/');
+  return !path.startsWith('/') && !/^[A-Za-z]:/.test(path) && parts.every((part) => part !== '..');
+}
 
 /** Reads a JSONL dataset; a missing file or a bad line is a `UsageError` naming `file:line`. */
 export async function readDataset(file: string): Promise<EvalTask[]> {

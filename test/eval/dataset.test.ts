@@ -39,6 +39,15 @@ describe('parseDataset', () => {
   it('rejects a repo that is not owner/name and a bad commit', () => {
     expect(errorOf(() => parseDataset(line({ ...good, repo: 'b' }), 'd.jsonl')).message).toBe('d.jsonl:1: repo: must be owner/name');
     expect(errorOf(() => parseDataset(line({ ...good, base_commit: 'main' }), 'd.jsonl')).message).toBe('d.jsonl:1: base_commit: must be a commit hash');
+    // `..` would lead the mirror lookup out of --repos
+    expect(errorOf(() => parseDataset(line({ ...good, repo: '../..' }), 'd.jsonl')).message).toBe('d.jsonl:1: repo: must be owner/name, not . or ..');
+    expect(errorOf(() => parseDataset(line({ ...good, repo: 'a/.' }), 'd.jsonl')).message).toBe('d.jsonl:1: repo: must be owner/name, not . or ..');
+  });
+
+  it('rejects a gold file that could never be found: absolute, or climbing out of the repository', () => {
+    for (const gold of ['/etc/passwd', '../../etc/passwd', 'src/../../x.py', 'C:\\x\\y.py']) {
+      expect(errorOf(() => parseDataset(line({ ...good, gold_files: [gold] }), 'd.jsonl')).message).toBe('d.jsonl:1: gold_files.0: must be a path inside the repository');
+    }
   });
 
   it('rejects broken JSON, duplicate ids and empty files', () => {
