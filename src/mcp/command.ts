@@ -33,16 +33,24 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     const settings = { ...args.config, logger: reporter.logger, env: io.env };
     const retriever = createRetriever(settings);
     const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger, settings });
+    const transport = new StdioServerTransport(stdin, stdout);
+    // The transport may close on its own, stdin still open: on a request line over its limit
+    // (10 MB) it gives up the connection. Waiting for stdin then would leave the process to
+    // exit 13 with nothing said; the reason is said instead.
+    let broken: Error | undefined;
     const closed = new Promise<void>((done) => {
       stdin.once('end', done);
       stdin.once('close', done);
       io.signal?.addEventListener('abort', () => done(), { once: true });
+      transport.onerror = (error) => void (broken ??= error);
+      transport.onclose = () => done();
     });
-    await server.connect(new StdioServerTransport(stdin, stdout));
+    await server.connect(transport);
     reporter.logger.info(`ctxloop mcp: serving retrieve_context and locate_bug on stdio (${describeRoots(args.config)})`);
     await closed;
     await server.close();
     await retriever.close();
+    if (broken && stdin.readable && !stdin.readableEnded) throw new CtxloopError('internal', `the MCP connection closed: ${broken.message}`);
     return 0;
   } catch (error) {
     return reportFailure(error, view);

@@ -154,6 +154,27 @@ describe.runIf(existsSync(BIN))('ctxloop mcp stdout', () => {
   });
 });
 
+describe.runIf(existsSync(BIN))('ctxloop mcp on a request over the transport\'s limit', () => {
+  it('says why the connection closed, in one line, and exits 1 (it exited 13 with nothing said)', async () => {
+    const repo = makeRepo(FILES);
+    try {
+      const child = spawn(process.execPath, [BIN, 'mcp', '--root', repo.root, '--no-cache', '--quiet'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+      child.stdin.on('error', () => undefined);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`);
+      // one line of 11 MB, stdin left open
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'x '.repeat(5_500_000) } } })}\n`);
+      const code = await new Promise<number | null>((done) => child.on('exit', done));
+      child.stdin.destroy();
+      expect(code).toBe(1);
+      expect(stderr).toBe('ctxloop: the MCP connection closed: ReadBuffer exceeded maximum size of 10485760 bytes\n');
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
+
 describe.runIf(existsSync(BIN))('ctxloop mcp flags', () => {
   const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((done) => {
