@@ -72,6 +72,10 @@ describe('stdout carries the result and nothing else', () => {
     const paths = makeIo();
     await main(['retrieve', '--task', 't', '--format', 'paths'], paths, fakeRun(() => packed));
     expect(paths.stdout.text).toBe(`${path}\n`);
+    // on a terminal the name's escape would run: shown as U+FFFD there too
+    const terminal = makeIo({ stdoutTty: true });
+    await main(['retrieve', '--task', 't', '--format', 'paths'], terminal, fakeRun(() => packed));
+    expect(terminal.stdout.text).toBe('src/\uFFFD]0;owned\uFFFDx.ts\n');
   });
 
   it('a large JSON result through a slow pipe arrives whole', async () => {

@@ -16,7 +16,7 @@ import { writeOutput } from '../write.js';
 /** The library call the command makes: `retrieve()` in the binary, a fake in tests. */
 export type RunRetrieve = (task: string, options?: RetrieveOptions) => Promise<RetrieveResult>;
 
-const RENDERERS: Record<OutputFormat, (result: RetrieveResult) => string> = {
+const RENDERERS: Record<OutputFormat, (result: RetrieveResult, to: { terminal: boolean }) => string> = {
   json: renderJson,
   md: renderMarkdown,
   paths: renderPaths,
@@ -35,7 +35,7 @@ export async function runRetrieveCommand(argv: string[], io: Io, run: RunRetriev
     const task = await readTask(args.task, io);
     const reporter = createReporter({ stderr: io.stderr, quiet: args.quiet, verbose: args.verbose, color: view.color });
     const result = await run(task, optionsOf(args, reporter, io.signal));
-    await writeOutput(RENDERERS[args.format](result), io.stdout);
+    await writeOutput(RENDERERS[args.format](result, { terminal: io.stdout.isTTY === true }), io.stdout);
     reporter.finish(result);
     // A run that returned although Ctrl-C was pressed still printed what it had; the status says it was cut short.
     return exitCodeFor(io.signal?.aborted ? { ok: false, error: abortError() } : { ok: true });
