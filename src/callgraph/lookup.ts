@@ -13,6 +13,8 @@ import { enclosingDefinition, findCallsIn, isCallable, isCallOf, siteOf, type Ca
 const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
 /** Files one name search keeps (the searcher's `maxCandidates`). */
 const MAX_FILES = 400;
+/** Files searched for the definition of a name that more than `MAX_FILES` files hold. */
+const MAX_DEFINITION_FILES = 5_000;
 
 export interface SymbolLookupOptions {
   scope: SearchScope;
@@ -72,6 +74,20 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
               if (caller.symbol === name && caller.start === hit.line) continue;
               known.get(name)!.calls.push({ file: candidate.path, line: hit.line, caller });
             }
+          }
+        }
+        // A name called from more files than one search keeps may be defined in one it left out
+        // (400 callers sort before `zz/def.ts`): those are searched again for definitions alone.
+        const undefinedNames = fresh.filter((name) => known.get(name)!.defs.length === 0);
+        if (found.candidates.length >= MAX_FILES && undefinedNames.length > 0) {
+          const seen = new Set(found.candidates.map((c) => c.path));
+          const wide = await searcher.search({ ...scope, query: symbolQuery(undefinedNames), maxCandidates: MAX_DEFINITION_FILES }, signal);
+          const defining = wide.candidates.filter((c) => !seen.has(c.path) && !PROSE_KINDS.has(fileKindOf(c.path)) && c.hits.some((h) => h.terms.some((t) => undefinedNames.includes(t) && isDefinitionLine(h.text, t))));
+          await readFacts(defining.map((c) => c.path));
+          for (const candidate of defining) {
+            const fileFacts = factsCache.get(candidate.path);
+            if (!fileFacts || fileFacts.language === 'text') continue;
+            for (const def of fileFacts.defs) if (undefinedNames.includes(def.name) && candidate.symbols.includes(def.name) && isCallable(def)) known.get(def.name)!.defs.push(siteOf(candidate.path, def));
           }
         }
       }

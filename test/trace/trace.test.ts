@@ -32,6 +32,14 @@ describe('trace (real ripgrep, real files)', () => {
     expect(result.truncated).toBe(false);
   });
 
+  it('finds the one definition of a name that more files call than one search keeps', async () => {
+    const files: Record<string, string> = { 'zz/def.ts': 'export function beta(x: number) {\n  return x;\n}\n' };
+    for (let i = 1; i <= 420; i++) files[`src/u${i}.ts`] = `export const v${i} = beta(${i});\n`;
+    const repo = makeRepo(files);
+    const result = await trace('beta', { root: repo.root, cache: false, direction: 'callees' });
+    expect(result.definitions.map((d) => `${d.file}:${d.line}`)).toEqual(['zz/def.ts:1']);
+  });
+
   it('follows callers three hops up, and a README mentioning the names is no caller', async () => {
     const repo = makeRepo(CHAIN);
     const result = await trace('step_three', { root: repo.root, cache: false, direction: 'callers', depth: 3 });
