@@ -7,7 +7,7 @@ import { framesNearestFirst, parseStackTrace } from '../core/frames.js';
 import { UsageError } from '../core/errors.js';
 import { messageLiteral } from '../core/literals.js';
 import { DEFAULTS, type LocateOptions } from '../core/options.js';
-import type { LocatedFrame, LocateResult, ParsedTrace, Query } from '../core/types.js';
+import type { Candidate, LocatedFrame, LocateResult, ParsedTrace, Query } from '../core/types.js';
 import { scoreSuspects, type Place } from '../locate/score.js';
 import { prepareTool, type ToolDeps } from './tool-deps.js';
 
@@ -15,6 +15,10 @@ import { prepareTool, type ToolDeps } from './tool-deps.js';
 const MAX_SYMBOLS = 24;
 const MAX_MESSAGES = 6;
 const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
+/** Files the search for the trace's names and messages keeps. */
+const MAX_SEARCHED = 400;
+/** Files searched for the definition of a name that more than `MAX_SEARCHED` files hold. */
+const MAX_DEFINITION_FILES = 5_000;
 
 /**
  * Where a bug probably is, from its error text (a stack trace, a panic, a sanitizer report, an
@@ -42,20 +46,30 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     const matches = parsed.frames.map((f) => (f.file && !f.runtime ? mapFrame(f.file) : undefined));
     const query = queryOf(parsed);
     const [found, history] = await Promise.all([
-      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: 400 }, signal) : undefined,
+      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: MAX_SEARCHED }, signal) : undefined,
       tool.history.read(scope.root, historyDepth, signal),
     ]);
     const definitions = new Map<string, Place[]>();
     const messages = new Map<string, Place[]>();
-    for (const candidate of found?.candidates ?? []) {
-      // Logs, fixtures and docs repeat messages (the error file itself may lie in the root): code raises them.
-      if (PROSE_KINDS.has(fileKindOf(candidate.path))) continue;
-      for (const hit of candidate.hits) {
-        for (const term of hit.terms) {
-          if (query.symbols.includes(term) && isDefinitionLine(hit.text, term)) push(definitions, term, { path: candidate.path, line: hit.line });
-          if (query.literals.includes(term) && !messages.get(term)?.some((p) => p.path === candidate.path)) push(messages, term, { path: candidate.path, line: hit.line });
+    const read = (candidates: readonly Candidate[], symbols: readonly string[], withMessages: boolean): void => {
+      for (const candidate of candidates) {
+        // Logs, fixtures and docs repeat messages (the error file itself may lie in the root): code raises them.
+        if (PROSE_KINDS.has(fileKindOf(candidate.path))) continue;
+        for (const hit of candidate.hits) {
+          for (const term of hit.terms) {
+            if (symbols.includes(term) && isDefinitionLine(hit.text, term)) push(definitions, term, { path: candidate.path, line: hit.line });
+            if (withMessages && query.literals.includes(term) && !messages.get(term)?.some((p) => p.path === candidate.path)) push(messages, term, { path: candidate.path, line: hit.line });
+          }
         }
       }
+    };
+    read(found?.candidates ?? [], query.symbols, true);
+    // A name held by more files than the search kept may be defined in one it left out: searched again for definitions alone.
+    const undefinedNames = query.symbols.filter((name) => !definitions.has(name));
+    if (found && found.candidates.length >= MAX_SEARCHED && undefinedNames.length > 0) {
+      const seen = new Set(found.candidates.map((c) => c.path));
+      const wide = await tool.searcher.search({ ...scope, query: { ...query, symbols: undefinedNames, literals: [] }, maxCandidates: MAX_DEFINITION_FILES }, signal);
+      read(wide.candidates.filter((c) => !seen.has(c.path)), undefinedNames, false);
     }
     // History speaks only of files this run lists: not deleted ones, excluded or ignored ones,
     // links out of the root, nor another repository's (a `.git` file or link leading elsewhere).

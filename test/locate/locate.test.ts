@@ -179,6 +179,18 @@ describe('locate: maps frames of each trace format to repository files', () => {
     expect(result.candidates[0]!.reason).toContain('holds the message');
   });
 
+  it('finds the definition of a frame\'s function that more files call than the search keeps', async () => {
+    const files: Record<string, string> = { 'zz/def.ts': 'export function beta(x: number) {\n  return x;\n}\n' };
+    for (let i = 1; i <= 420; i++) files[`src/u${i}.ts`] = `export const v${i} = beta(${i});\n`;
+    const wide = makeRepo(files, { git: false });
+    try {
+      const result = await locate('Error: x\n    at beta (/ci/o/bundle.js:1:1)', { root: wide.root, cache: false, historyDepth: 0 });
+      expect(result.candidates[0]).toMatchObject({ path: 'zz/def.ts', line: 1 });
+    } finally {
+      wide.cleanup();
+    }
+  });
+
   it('returns at most five suspects, confidences in 0–1 and descending', async () => {
     const result = await run(Object.values(TRACES).join('\n\n'));
     expect(result.candidates.length).toBe(5);
