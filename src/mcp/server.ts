@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,6 +26,9 @@ export interface McpServerOptions {
   /** The server's own search settings (cache, include, exclude, …): the locator of `locate_bug` searches with them too. */
   settings?: SearchOptions;
 }
+
+/** Tool calls answered at once; more wait in turn (each runs ripgrep over the whole repository). */
+export const MAX_CONCURRENT_CALLS = 4;
 
 const FORMATS = ['md', 'json', 'paths'] as const;
 type Format = (typeof FORMATS)[number];
@@ -81,8 +85,12 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
     return { options, settled: notifier ? notifier.settled : () => Promise.resolve() };
   };
 
+  // At most a few calls run at once, the rest wait their turn: 120 calls at once each started
+  // their ripgrep, which all ran out of time, and every answer rested on file names alone.
+  const turns = pLimit(MAX_CONCURRENT_CALLS);
   // Progress notifications go out before the answer: a client reading the last one sees the pack's.
-  const answer = async (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<LocatedContext>): Promise<CallToolResult> => {
+  const answer = (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<LocatedContext>): Promise<CallToolResult> => turns(() => answerNow(tool, args, extra, run));
+  const answerNow = async (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<LocatedContext>): Promise<CallToolResult> => {
     const { options, settled } = optionsFor(args, extra);
     try {
       const result = await run(options).finally(settled);

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { abortError, UsageError } from '../../src/core/errors.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import type { RetrieveResult } from '../../src/core/types.js';
-import { describeFailure, createMcpServer } from '../../src/mcp/server.js';
+import { describeFailure, createMcpServer, MAX_CONCURRENT_CALLS } from '../../src/mcp/server.js';
 import { createRetriever, type Retriever } from '../../src/orchestrator/retriever.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
@@ -66,6 +66,24 @@ describe('createMcpServer', () => {
     expect(seen[0]).toMatchObject({ budget: 1234, scope: ['src'], deep: true, withContent: false, root: '/srv/app' });
     expect(seen[1]).toMatchObject({ budget: 555, withContent: true });
     expect(seen[1]!.root).toBeUndefined();
+  });
+
+  it('answers at most MAX_CONCURRENT_CALLS calls at once; the others wait their turn and are answered too', async () => {
+    let running = 0;
+    let most = 0;
+    const slow: Retriever = {
+      retrieve: async (task) => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        running--;
+        return { task, root: '/r', provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: 0 } satisfies RetrieveResult;
+      },
+      close: async () => {},
+    };
+    const client = await connect(slow);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => client.callTool({ name: 'retrieve_context', arguments: { task: `t${i}`, format: 'json' } })));
+    expect(answers.map((a) => JSON.parse(textOf(a)).task)).toEqual(Array.from({ length: 12 }, (_, i) => `t${i}`));
+    expect(most).toBe(MAX_CONCURRENT_CALLS);
   });
 
   it('stops the run when the client cancels the call', async () => {
