@@ -30,6 +30,7 @@ const MAX_DEFINITION_FILES = 5_000;
  * const { candidates } = await locate(readFileSync('crash.log', 'utf8'), { root: '.' });
  */
 export async function locate(errorText: string, options: LocateOptions = {}, deps: Partial<ToolDeps> = {}): Promise<LocateResult> {
+  if (typeof errorText !== 'string') throw new UsageError('no_task', `the error text must be a string (got ${typeof errorText})`);
   const text = cleanInput(errorText).trim();
   if (!text) throw new UsageError('no_task', 'the error text is empty', { hint: 'pass --error FILE, or pipe the error text with --error -' });
   const historyDepth = options.historyDepth ?? DEFAULTS.historyDepth;

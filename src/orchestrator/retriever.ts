@@ -97,6 +97,8 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
 
   return {
     async retrieve(pasted, options = {}) {
+      // a JavaScript caller may pass anything
+      if (typeof pasted !== 'string') throw new UsageError('no_task', `the task must be a string (got ${pasted === null ? 'null' : typeof pasted})`);
       // a trace copied from a terminal comes with its colours: the task is its text
       const task = cleanInput(pasted);
       const merged = mergeOptions(config, options);

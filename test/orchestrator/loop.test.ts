@@ -95,6 +95,10 @@ describe('retrieve (real ripgrep, real files)', () => {
     }
   });
 
+  it('refuses a task that is not a string as no_task, for a JavaScript caller', async () => {
+    for (const task of [42, undefined, null]) await expect(retrieve(task as unknown as string, { root: repo.root, cache: false })).rejects.toMatchObject({ code: 'no_task' });
+  });
+
   it('is deterministic', async () => {
     const task = 'requestTimeout is ignored by the worker';
     const a = await retrieve(task, { root: repo.root, cache: false });

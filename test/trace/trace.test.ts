@@ -32,6 +32,13 @@ describe('trace (real ripgrep, real files)', () => {
     expect(result.truncated).toBe(false);
   });
 
+  it('refuses what is no symbol name in one short line: not a string, too long', async () => {
+    await expect(trace(undefined as unknown as string, { cache: false })).rejects.toMatchObject({ code: 'bad_option', message: 'the symbol must be a string (got undefined)' });
+    await expect(trace('a'.repeat(100_000), { cache: false })).rejects.toMatchObject({ message: 'not a symbol name: 100000 characters' });
+    const long = await trace('-'.repeat(100_000), { cache: false }).catch((e: Error) => e);
+    expect((long as Error).message.length).toBeLessThan(200);
+  });
+
   it('finds the one definition of a name that more files call than one search keeps', async () => {
     const files: Record<string, string> = { 'zz/def.ts': 'export function beta(x: number) {\n  return x;\n}\n' };
     for (let i = 1; i <= 420; i++) files[`src/u${i}.ts`] = `export const v${i} = beta(${i});\n`;
