@@ -82,6 +82,11 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     for (const candidate of candidates) {
       const fileFacts = facts.get(candidate.path);
       if (!fileFacts || candidate.line === undefined) continue;
+      // a frame's line the file does not have (`:0`, past its end, 1e+23): the file stands, the line does not
+      if (!Number.isInteger(candidate.line) || candidate.line < 1 || candidate.line > Math.max(fileFacts.lines, 1)) {
+        delete candidate.line;
+        continue;
+      }
       const around = enclosingDefinition(candidate.path, fileFacts.defs, candidate.line, fileFacts.lines);
       if (around.kind !== 'module') candidate.symbol = around.symbol;
     }

@@ -191,6 +191,14 @@ describe('locate: maps frames of each trace format to repository files', () => {
     }
   });
 
+  it('keeps the file but not a line it does not have: line 0, past its end, 1e+23', async () => {
+    for (const line of ['0', '999', '99999999999999999999999']) {
+      const result = await run(`TypeError: x\n    at parseQuery (/srv/app/lib/query.js:${line}:1)`);
+      expect(result.candidates[0]!.path).toBe('lib/query.js');
+      expect(result.candidates[0]).not.toHaveProperty('line');
+    }
+  });
+
   it('returns at most five suspects, confidences in 0–1 and descending', async () => {
     const result = await run(Object.values(TRACES).join('\n\n'));
     expect(result.candidates.length).toBe(5);
