@@ -21,7 +21,7 @@ export async function trace(symbol: string, options: TraceOptions = {}, deps: Pa
   if (typeof symbol !== 'string') throw new UsageError('bad_option', `the symbol must be a string (got ${typeof symbol})`, { hint: 'pass --symbol NAME' });
   const name = symbol.trim();
   if (name.length > 200) throw new UsageError('bad_option', `not a symbol name: ${name.length} characters`, { hint: 'pass --symbol NAME' });
-  if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new UsageError('bad_option', name ? `not a symbol name: ${JSON.stringify(name.length > 80 ? `${name.slice(0, 79)}…` : name)} (a function, method or class name, e.g. parseConfig)` : 'no symbol given', { hint: 'pass --symbol NAME' });
+  if (!/^[\p{L}_$][\p{L}\p{M}\p{N}_$]*$/u.test(name)) throw new UsageError('bad_option', name ? `not a symbol name: ${JSON.stringify(name.length > 80 ? `${name.slice(0, 79)}…` : name)} (a function, method or class name, e.g. parseConfig)` : 'no symbol given', { hint: 'pass --symbol NAME' });
   const direction = options.direction ?? 'both';
   if (!DIRECTIONS.includes(direction)) throw new UsageError('bad_option', `direction must be one of ${DIRECTIONS.join(', ')} (got ${JSON.stringify(direction)})`);
   const depth = options.depth ?? DEFAULTS.traceDepth;

@@ -32,6 +32,13 @@ describe('trace (real ripgrep, real files)', () => {
     expect(result.truncated).toBe(false);
   });
 
+  it('traces a name in another script, as retrieve finds it', async () => {
+    const repo = makeRepo({ 'app/a.py': 'def получить(x):\n    return x\n\n\ndef main():\n    return получить(1)\n' });
+    const result = await trace('получить', { root: repo.root, cache: false, direction: 'callers' });
+    expect(result.definitions.map((d) => `${d.file}:${d.line}`)).toEqual(['app/a.py:1']);
+    expect((result.definitions[0]!.callers ?? []).map((c) => c.symbol)).toEqual(['main']);
+  });
+
   it('refuses what is no symbol name in one short line: not a string, too long', async () => {
     await expect(trace(undefined as unknown as string, { cache: false })).rejects.toMatchObject({ code: 'bad_option', message: 'the symbol must be a string (got undefined)' });
     await expect(trace('a'.repeat(100_000), { cache: false })).rejects.toMatchObject({ message: 'not a symbol name: 100000 characters' });
