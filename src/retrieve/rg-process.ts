@@ -69,14 +69,28 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   // Once rg has exited, what it printed is in the pipe, read within moments (it cannot exit with
   // more than a pipe's buffer unread). A child it left behind (a wrapper script's `sleep &`) may
   // hold the pipe open for ever: after a grace period the pipes are let go, and the run goes on.
+  // Let go only when nothing came for the whole grace period: the check runs after the event
+  // loop's I/O phase (`setImmediate`), so data already waiting in the pipe (a main thread that
+  // was busy past the grace) is read first and restarts the wait.
   let orphaned = false;
   let grace: NodeJS.Timeout | undefined;
-  child.once('exit', () => {
-    grace = setTimeout(() => {
+  const read = { at: Date.now() };
+  const letGo = (): void => {
+    setImmediate(() => {
+      const idle = Date.now() - read.at;
+      if (idle < EXIT_GRACE_MS) {
+        grace = setTimeout(letGo, EXIT_GRACE_MS - idle);
+        grace.unref();
+        return;
+      }
       orphaned = true;
       child.stdout.destroy();
       child.stderr.destroy();
-    }, EXIT_GRACE_MS);
+    }).unref();
+  };
+  child.once('exit', () => {
+    read.at = Date.now();
+    grace = setTimeout(letGo, EXIT_GRACE_MS);
     grace.unref();
   });
   let stderr = '';
@@ -85,7 +99,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   });
   let drained = false;
   try {
-    await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine).catch((error: unknown) => {
+    await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine, read).catch((error: unknown) => {
       if (!timedOut && !orphaned) throw error;
     });
     drained = true;
@@ -135,10 +149,11 @@ const MAX_RECORD_BYTES = 16 * 1024 * 1024;
  * Splits a byte stream into records without decoding across chunk boundaries mid-character. A
  * record spanning chunks is kept as its pieces and joined once, when its separator comes.
  */
-async function readLines(stream: AsyncIterable<Buffer>, separator: number, onLine: (line: string) => void): Promise<void> {
+async function readLines(stream: AsyncIterable<Buffer>, separator: number, onLine: (line: string) => void, read?: { at: number }): Promise<void> {
   let pieces: Buffer[] = [];
   let pending = 0;
   for await (const chunk of stream) {
+    if (read) read.at = Date.now();
     let start = 0;
     let end = chunk.indexOf(separator);
     if (end !== -1 && pending > 0) {
