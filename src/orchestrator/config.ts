@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access, lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
 import { readInsideRoot } from '../facts/read-file.js';
 import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
 
@@ -21,7 +22,7 @@ export async function resolveRunOptions(
   defaultCacheDir: string | null,
 ): Promise<ResolvedOptions> {
   const root = await resolveRoot(options.root ?? process.cwd());
-  const file = await readConfigFile(root);
+  const file = await readConfigFile(root, options.logger);
   const flags = parseSettings(pickSettings(options), 'options');
   const resolved = resolveOptions({ flags, env: settingsFromEnv(env), file, root, defaultCacheDir });
   resolved.scope = await normalizeScope(root, resolved.scope);
@@ -48,8 +49,8 @@ async function resolveRoot(input: string): Promise<string> {
  * and the directories it names must lie inside the root too (prompts read from elsewhere would
  * go to a model; a cache elsewhere would be written to).
  */
-async function readConfigFile(root: string): Promise<Settings> {
-  for (const name of CONFIG_FILES) {
+async function readConfigFile(root: string, logger?: Logger): Promise<Settings> {
+  for (const [index, name] of CONFIG_FILES.entries()) {
     const read = await readInsideRoot(root, name, MAX_CONFIG_BYTES);
     if ('skipped' in read) {
       if (read.skipped === 'missing') continue; // absent: the next candidate, or no config file at all
@@ -61,7 +62,12 @@ async function readConfigFile(root: string): Promise<Settings> {
     } catch (error) {
       throw new UsageError('bad_config', `${name}: not valid JSON (${(error as Error).message.split('\n')[0]})`, { cause: error });
     }
-    return await confineToRoot(parseSettings(value, name), root, name);
+    const settings = await confineToRoot(parseSettings(value, name), root, name);
+    // the one read wins whole; the other is not merged in, and says so rather than being ignored in silence
+    for (const other of CONFIG_FILES.slice(index + 1)) {
+      if (await lstat(join(root, other)).then(() => true, () => false)) logger?.warn(`${other} is not read: ${name} is there too, and only one config file is read`);
+    }
+    return settings;
   }
   return {};
 }

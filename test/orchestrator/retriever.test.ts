@@ -56,6 +56,14 @@ describe('createRetriever', () => {
     expect(there.files[0]!.path).toBe('lib/total.py');
     expect(there.tokens).toBeLessThanOrEqual(500);
   });
+
+  it('reads one config file and says so when the other is there too, broken or not', async () => {
+    const repo = makeRepo({ 'src/a.ts': 'export const token = 1;\n', 'ctxloop.config.json': '{"budget": 3000}\n', '.ctxloop.json': '{broken' });
+    const warnings: string[] = [];
+    const result = await retrieve('token', { root: repo.root, cache: false, logger: { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} } });
+    expect(result.files.map((f) => f.path)).toEqual(['src/a.ts']);
+    expect(warnings).toContain('.ctxloop.json is not read: ctxloop.config.json is there too, and only one config file is read');
+  });
 });
 
 describe('createRetriever with a model', () => {
