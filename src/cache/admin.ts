@@ -67,10 +67,6 @@ async function blobSizes(file: string): Promise<Record<string, number>> {
   return out;
 }
 
-/**
- * Removes the cache of one root (its file, blobs, moved-aside copies, stray temp files), or of
- * every root when `root` is omitted. Only files named like ours are touched. Returns the paths removed.
- */
 /** The hashes of the `<hash>.json` files in `names` that open as a ctxloop store: `{"version": N, "root": …`. */
 async function storesIn(dir: string, names: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
@@ -93,6 +89,11 @@ async function storesIn(dir: string, names: readonly string[]): Promise<Set<stri
   return out;
 }
 
+/**
+ * Removes the cache of one root (its file, blobs, moved-aside copies, stray temp files), or of
+ * every root when `root` is omitted. Only files named like ours are touched, and for every root
+ * only the families whose store opens as ours (`storesIn`). Returns the paths removed.
+ */
 export async function clearCache(dir: string, root?: string): Promise<{ removed: string[] }> {
   let names: string[];
   try {

@@ -1,8 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
+import { settingsSchema } from '../core/options.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-import { settingsSchema } from '../core/options.js';
 
 /** Ends every message about a bad flag, so the next step is obvious. */
 export const SEE_HELP = '(see ctxloop --help)';

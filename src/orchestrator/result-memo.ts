@@ -28,7 +28,6 @@ import { statFiles } from '../retrieve/snapshot.js';
 /** Bump when what a result holds changes shape. */
 export const MEMO_FORMAT = 1;
 
-
 /** Options that change how a run goes, never what it finds. Every other option is part of the key. */
 const NOT_DECIDING: ReadonlySet<keyof ResolvedOptions> = new Set(['cacheDir', 'timeout', 'maxRetries', 'deadline', 'searchTimeout', 'concurrency']);
 
