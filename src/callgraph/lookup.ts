@@ -3,18 +3,31 @@
  * names) and parsed facts (which definition encloses a call, which names a body calls). Results
  * are remembered for the lookup's lifetime, so a walk never searches a name twice.
  */
-import type { FactsReader, SearchScope, Searcher } from '../core/deps.js';
+import type { FactsReader, SearchRequest, SearchScope, Searcher } from '../core/deps.js';
 import { isDefinitionLine } from '../core/definitions.js';
 import { fileKindOf, type FileKind } from '../core/files.js';
 import { KEYWORDS } from '../core/text.js';
-import type { FileFacts, Query } from '../core/types.js';
+import type { Candidate, DispatchResult, FileFacts, Query } from '../core/types.js';
 import { enclosingDefinition, findCallsIn, isCallable, isCallOf, siteOf, type CallSite, type DefSite } from './sites.js';
 
-const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
+/** Prose and data name functions too (`step_two(y)` in a README): only code calls or defines them. */
+export const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
 /** Files one name search keeps (the searcher's `maxCandidates`). */
-const MAX_FILES = 400;
-/** Files searched for the definition of a name that more than `MAX_FILES` files hold. */
+export const MAX_NAME_FILES = 400;
+/** Files searched for the definition of a name that more than `MAX_NAME_FILES` files hold. */
 const MAX_DEFINITION_FILES = 5_000;
+
+/**
+ * The code files a search capped at `MAX_NAME_FILES` left out, searched again up to
+ * `MAX_DEFINITION_FILES`: a name called from more files than one search keeps may be defined in
+ * one it left out (400 callers sort before `zz/def.ts`). Empty when the search was not capped.
+ */
+export async function searchLeftOut(searcher: Searcher, request: Omit<SearchRequest, 'maxCandidates'>, found: DispatchResult, signal: AbortSignal | undefined): Promise<Candidate[]> {
+  if (found.candidates.length < MAX_NAME_FILES) return [];
+  const seen = new Set(found.candidates.map((c) => c.path));
+  const wide = await searcher.search({ ...request, maxCandidates: MAX_DEFINITION_FILES }, signal);
+  return wide.candidates.filter((c) => !seen.has(c.path) && !PROSE_KINDS.has(fileKindOf(c.path)));
+}
 
 export interface SymbolLookupOptions {
   scope: SearchScope;
@@ -57,9 +70,9 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
       const fresh = [...new Set(names)].filter((n) => !known.has(n));
       if (fresh.length > 0) {
         for (const name of fresh) known.set(name, { defs: [], calls: [] });
-        const found = await searcher.search({ ...scope, query: symbolQuery(fresh), maxCandidates: MAX_FILES }, signal);
-        // Prose and data name functions too (`step_two(y)` in a README): only code calls or defines
-        // them. Files whose lines only mention a name (imports, comments) are not parsed at all.
+        const found = await searcher.search({ ...scope, query: symbolQuery(fresh), maxCandidates: MAX_NAME_FILES }, signal);
+        // Only code calls or defines a name (`PROSE_KINDS`). Files whose lines only mention a name
+        // (imports, comments) are not parsed at all.
         const files = found.candidates.filter((c) => !PROSE_KINDS.has(fileKindOf(c.path)) && c.hits.some((h) => h.terms.some((t) => fresh.includes(t) && (isCallOf(h.text, t) || isDefinitionLine(h.text, t)))));
         await readFacts(files.map((c) => c.path));
         for (const candidate of files) {
@@ -76,13 +89,11 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
             }
           }
         }
-        // A name called from more files than one search keeps may be defined in one it left out
-        // (400 callers sort before `zz/def.ts`): those are searched again for definitions alone.
+        // names defined nowhere the search kept: the files it left out, for definitions alone
         const undefinedNames = fresh.filter((name) => known.get(name)!.defs.length === 0);
-        if (found.candidates.length >= MAX_FILES && undefinedNames.length > 0) {
-          const seen = new Set(found.candidates.map((c) => c.path));
-          const wide = await searcher.search({ ...scope, query: symbolQuery(undefinedNames), maxCandidates: MAX_DEFINITION_FILES }, signal);
-          const defining = wide.candidates.filter((c) => !seen.has(c.path) && !PROSE_KINDS.has(fileKindOf(c.path)) && c.hits.some((h) => h.terms.some((t) => undefinedNames.includes(t) && isDefinitionLine(h.text, t))));
+        if (undefinedNames.length > 0) {
+          const leftOut = await searchLeftOut(searcher, { ...scope, query: symbolQuery(undefinedNames) }, found, signal);
+          const defining = leftOut.filter((c) => c.hits.some((h) => h.terms.some((t) => undefinedNames.includes(t) && isDefinitionLine(h.text, t))));
           await readFacts(defining.map((c) => c.path));
           for (const candidate of defining) {
             const fileFacts = factsCache.get(candidate.path);

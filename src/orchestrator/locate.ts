@@ -1,7 +1,8 @@
 import { cleanInput } from '../core/text.js';
+import { MAX_NAME_FILES, PROSE_KINDS, searchLeftOut } from '../callgraph/lookup.js';
 import { enclosingDefinition } from '../callgraph/sites.js';
 import { isDefinitionLine } from '../core/definitions.js';
-import { fileKindOf, type FileKind } from '../core/files.js';
+import { fileKindOf } from '../core/files.js';
 import { createFrameMapper } from '../core/frame-paths.js';
 import { framesNearestFirst, parseStackTrace } from '../core/frames.js';
 import { UsageError } from '../core/errors.js';
@@ -14,11 +15,6 @@ import { prepareTool, type ToolDeps } from './tool-deps.js';
 /** Frame functions searched for their definitions at most (nearest the error first). */
 const MAX_SYMBOLS = 24;
 const MAX_MESSAGES = 6;
-const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
-/** Files the search for the trace's names and messages keeps. */
-const MAX_SEARCHED = 400;
-/** Files searched for the definition of a name that more than `MAX_SEARCHED` files hold. */
-const MAX_DEFINITION_FILES = 5_000;
 
 /**
  * Where a bug probably is, from its error text (a stack trace, a panic, a sanitizer report, an
@@ -47,7 +43,7 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     const matches = parsed.frames.map((f) => (f.file && !f.runtime ? mapFrame(f.file) : undefined));
     const query = queryOf(parsed);
     const [found, history] = await Promise.all([
-      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: MAX_SEARCHED }, signal) : undefined,
+      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: MAX_NAME_FILES }, signal) : undefined,
       tool.history.read(scope.root, historyDepth, signal),
     ]);
     const definitions = new Map<string, Place[]>();
@@ -65,13 +61,9 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
       }
     };
     read(found?.candidates ?? [], query.symbols, true);
-    // A name held by more files than the search kept may be defined in one it left out: searched again for definitions alone.
+    // names defined nowhere the search kept: the files it left out, for definitions alone
     const undefinedNames = query.symbols.filter((name) => !definitions.has(name));
-    if (found && found.candidates.length >= MAX_SEARCHED && undefinedNames.length > 0) {
-      const seen = new Set(found.candidates.map((c) => c.path));
-      const wide = await tool.searcher.search({ ...scope, query: { ...query, symbols: undefinedNames, literals: [] }, maxCandidates: MAX_DEFINITION_FILES }, signal);
-      read(wide.candidates.filter((c) => !seen.has(c.path)), undefinedNames, false);
-    }
+    if (found && undefinedNames.length > 0) read(await searchLeftOut(tool.searcher, { ...scope, query: { ...query, symbols: undefinedNames, literals: [] } }, found, signal), undefinedNames, false);
     // History speaks only of files this run lists: not deleted ones, excluded or ignored ones,
     // links out of the root, nor another repository's (a `.git` file or link leading elsewhere).
     const listed = new Set(files);
