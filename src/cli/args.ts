@@ -63,23 +63,24 @@ export const RETRIEVE_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-type Values = ReturnType<typeof parseRetrieveValues>;
+type Values = ReturnType<typeof parseRetrieveValues>['values'];
 
 function parseRetrieveValues(argv: string[]) {
-  return parseArgs({ args: argv, options: RETRIEVE_FLAGS, strict: true, allowPositionals: false }).values;
+  return parseArgs({ args: argv, options: RETRIEVE_FLAGS, strict: true, allowPositionals: false, tokens: true });
 }
 
 const conflict = (message: string): UsageError => new UsageError('bad_option', `${message} ${SEE_HELP}`);
 
 /** argv (after `retrieve`) → validated arguments. Throws `UsageError` naming the flag. */
 export function parseRetrieveArgs(argv: string[], cwd: string): RetrieveArgs {
-  let values: Values;
+  let parsed: ReturnType<typeof parseRetrieveValues>;
   try {
-    values = parseRetrieveValues(argv);
+    parsed = parseRetrieveValues(argv);
   } catch (error) {
     throw toFlagError(error, Object.keys(RETRIEVE_FLAGS));
   }
-  rejectRepeatedFlags(argv, RETRIEVE_FLAGS);
+  rejectRepeatedFlags(parsed.tokens, RETRIEVE_FLAGS);
+  const { values } = parsed;
   if (values.quiet && values.verbose) throw conflict('--quiet and --verbose cannot be used together');
   const settings = settingsOf(values, cwd);
   // Each flag was checked above with a message naming it; this is the same schema the config

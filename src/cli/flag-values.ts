@@ -1,8 +1,9 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { parseArgs, ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { settingsSchema } from '../core/options.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+type ArgToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 
 /** Ends every message about a bad flag, so the next step is obvious. */
 export const SEE_HELP = '(see ctxloop --help)';
@@ -42,10 +43,9 @@ export function parseTextFlag(flag: string, raw: string): string {
 
 /**
  * A flag that takes one value given twice (`--task a --task b`): `util.parseArgs` keeps the last
- * one without a word, and the first was surely meant too. Call after the flags parsed.
+ * one without a word, and the first was surely meant too. `tokens`: those of the parse (`tokens: true`).
  */
-export function rejectRepeatedFlags(argv: string[], options: ParseArgsOptionsConfig): void {
-  const { tokens } = parseArgs({ args: argv, options, strict: true, allowPositionals: false, tokens: true });
+export function rejectRepeatedFlags(tokens: readonly ArgToken[], options: ParseArgsOptionsConfig): void {
   const seen = new Set<string>();
   for (const token of tokens) {
     if (token.kind !== 'option') continue;

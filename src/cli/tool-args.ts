@@ -33,13 +33,14 @@ export interface ToolArgs {
 /** argv → the command's own flag values and the shared ones, checked. Throws `UsageError` naming the flag. */
 export function parseToolArgs(argv: string[], cwd: string, own: FlagSpec): { values: FlagValues; common: ToolArgs } {
   const options = { ...TOOL_FLAGS, ...own };
-  let values: FlagValues;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as FlagValues;
+    parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
     throw toFlagError(error, Object.keys(options));
   }
-  rejectRepeatedFlags(argv, options);
+  rejectRepeatedFlags(parsed.tokens ?? [], options);
+  const values = parsed.values as FlagValues;
   const text = (flag: string): string | undefined => (typeof values[flag] === 'string' ? parseTextFlag(`--${flag}`, values[flag]) : undefined);
   const list = (flag: string): string[] | undefined => (Array.isArray(values[flag]) ? values[flag].map((v) => parseTextFlag(`--${flag}`, v)) : undefined);
   if (values.quiet && values.verbose) throw toFlagError(new Error('--quiet and --verbose cannot be used together'), []);

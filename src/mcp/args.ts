@@ -57,13 +57,14 @@ closes. Register it with a client, e.g.:  claude mcp add ctxloop -- npx ctxloop 
 
 /** argv (after `mcp`) → settings; a bad flag is a one-line UsageError. */
 export function parseMcpArgs(argv: string[], cwd: string): McpArgs {
-  let values: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof parse>;
   try {
-    values = parse(argv);
+    parsed = parse(argv);
   } catch (error) {
     throw toFlagError(error, Object.keys(MCP_FLAGS));
   }
-  rejectRepeatedFlags(argv, MCP_FLAGS);
+  rejectRepeatedFlags(parsed.tokens, MCP_FLAGS);
+  const { values } = parsed;
   if (values.quiet && values.verbose) throw new UsageError('bad_option', `--quiet and --verbose cannot be used together ${SEE_HELP}`);
   // the settings flags `retrieve` also takes, read as it reads them
   const settings = settingsOf(values, cwd);
@@ -76,5 +77,5 @@ export function parseMcpArgs(argv: string[], cwd: string): McpArgs {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({ args: argv, options: MCP_FLAGS, strict: true, allowPositionals: false }).values;
+  return parseArgs({ args: argv, options: MCP_FLAGS, strict: true, allowPositionals: false, tokens: true });
 }

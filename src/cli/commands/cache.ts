@@ -54,13 +54,14 @@ export async function runCacheCommand(argv: string[], io: Io): Promise<number> {
       const guess = suggestName(sub, SUBCOMMANDS);
       throw new UsageError('bad_option', `unknown cache command ${JSON.stringify(sub)}${guess ? `, did you mean ${guess}?` : ''}: use stats or clear ${SEE_HELP}`);
     }
-    let values: { root?: string; cache?: string; all?: boolean; json?: boolean };
+    let parsed: ReturnType<typeof parseCacheFlags>;
     try {
-      values = parseArgs({ args: rest, options: FLAGS, strict: true, allowPositionals: false }).values;
+      parsed = parseCacheFlags(rest);
     } catch (error) {
       throw toFlagError(error, Object.keys(FLAGS));
     }
-    rejectRepeatedFlags(rest, FLAGS);
+    rejectRepeatedFlags(parsed.tokens, FLAGS);
+    const values: { root?: string; cache?: string; all?: boolean; json?: boolean } = parsed.values;
     if (values.all && sub !== 'clear') throw new UsageError('bad_option', `--all goes with clear only ${SEE_HELP}`);
     if (values.all && values.root !== undefined) throw new UsageError('bad_option', `--all and --root cannot be used together ${SEE_HELP}`);
     const root = resolve(io.cwd, values.root === undefined ? '.' : parseTextFlag('--root', values.root));
@@ -99,4 +100,8 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function parseCacheFlags(argv: string[]) {
+  return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false, tokens: true });
 }
