@@ -150,9 +150,10 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
 
+    const previous = scores;
     const { judged, kept } = await evaluatePool(cycle, deps.clock.now());
 
-    const refined = refineQuery({ plan, query, scores, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
+    const refined = refineQuery({ plan, query, scores, previous, pool, facts, threshold: options.threshold, cycle, maxCycles: options.maxCycles, openGaps: gaps });
     const persistent = refined.gaps.filter((g) => gaps.some((o) => o.kind === g.kind && o.target === g.target));
     gaps = refined.gaps;
     const trace: CycleTrace = { query: shown.query(traceQuery(search)), candidates: pool.size, kept, ms: Math.round(deps.clock.now() - started) };

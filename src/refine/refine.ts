@@ -8,12 +8,16 @@ import { own } from '../core/records.js';
 const BORROWED_WEIGHT = 0.15;
 const MAX_BORROWED = 8;
 const MAX_NEW_SYMBOLS = 12;
+/** The head of the ranking a cycle must move to be worth another: what a reader of the result looks at first. */
+const SETTLED_HEAD = 5;
 
 export interface RefineInput {
   plan: Query;
   /** The query just dispatched. */
   query: Query;
   scores: Score[];
+  /** The scores of the cycle before, when there was one. */
+  previous?: Score[];
   pool: ReadonlyMap<string, Candidate>;
   facts: ReadonlyMap<string, FileFacts>;
   threshold: number;
@@ -67,7 +71,18 @@ export function refineQuery(input: RefineInput): RefineResult {
   if (input.cycle >= input.maxCycles) return { next, gaps, closed, stop: true, why: 'max cycles reached' };
   if (kept >= DEFAULTS.enoughFiles && critical.length === 0) return { next, gaps, closed, stop: true, why: `${kept} files ≥ threshold, no critical gap` };
   if (!newLeads) return { next, gaps, closed, stop: true, why: 'no new leads' };
+  // A refined search that moved neither the head of the ranking nor which files pass drew its
+  // leads from the same files as the one before: the next would mostly search what this one did.
+  if (input.previous && input.previous.length > 0 && settled(input.previous, ranked, threshold)) return { next, gaps, closed, stop: true, why: 'the last search changed no leading file' };
   return { next, gaps, closed, stop: false, why: `${critical.length} gaps to search` };
+}
+
+/** The same files lead, in the same order, and the same files reach the threshold. */
+function settled(previous: readonly Score[], ranked: readonly Score[], threshold: number): boolean {
+  const before = [...previous].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
+  const head = (list: readonly Score[]): string => list.slice(0, SETTLED_HEAD).map((s) => s.path).join('\n');
+  const passing = (list: readonly Score[]): string => list.filter((s) => s.relevance >= threshold).map((s) => s.path).sort().join('\n');
+  return head(before) === head(ranked) && passing(before) === passing(ranked);
 }
 
 function collectGaps(input: RefineInput, ranked: Score[]): Gap[] {

@@ -50,6 +50,24 @@ describe('refineQuery', () => {
     expect(last.why).toBe('max cycles reached');
   });
 
+  it('stops when a refined search moved neither the leading files nor which files pass', () => {
+    const pool = new Map(['src/signup.ts', 'src/mail.ts', 'src/user.ts'].map((p) => [p, cand(p)]));
+    const before = [score('src/signup.ts', 0.9, ['symbol:queueMail']), score('src/mail.ts', 0.6), score('src/user.ts', 0.3)];
+    const run = (scores: Score[], previous?: Score[], cycle = 2) =>
+      refineQuery({ plan, query: plan, pool, facts: new Map(), threshold: 0.7, cycle, maxCycles: 3, openGaps: [], scores, ...(previous ? { previous } : {}) });
+    // the same order and the same file passing, other scores moved: nothing to gain from a third search
+    const same = run([score('src/signup.ts', 0.92, ['symbol:queueMail']), score('src/mail.ts', 0.55), score('src/user.ts', 0.35)], before);
+    expect(same.stop).toBe(true);
+    expect(same.why).toBe('the last search changed no leading file');
+    // a new leader, a new order, or another file passing: the search moved something, go on
+    expect(run([score('src/mail.ts', 0.95), score('src/signup.ts', 0.9, ['symbol:queueMail']), score('src/user.ts', 0.3)], before).stop).toBe(false);
+    expect(run([score('src/signup.ts', 0.9, ['symbol:queueMail']), score('src/user.ts', 0.65), score('src/mail.ts', 0.6)], before).stop).toBe(false);
+    expect(run([score('src/signup.ts', 0.9, ['symbol:queueMail']), score('src/mail.ts', 0.75), score('src/user.ts', 0.3)], before).stop).toBe(false);
+    // the first cycle has nothing to compare with
+    expect(run(before, [], 1).stop).toBe(false);
+    expect(run(before, undefined, 1).stop).toBe(false);
+  });
+
   it('excludes what scored below 0.2 from later cycles', () => {
     const pool = new Map([['junk.ts', cand('junk.ts')]]);
     const r = refineQuery({ plan, query: plan, pool, facts: new Map(), threshold: 0.7, cycle: 1, maxCycles: 3, openGaps: [], scores: [score('junk.ts', 0.1)] });
