@@ -250,14 +250,25 @@ async function readSizes(candidates: Candidate[], root: string): Promise<void> {
 }
 
 /**
+ * More user globs than this, or longer together, are not handed to rg: thousands of them (a
+ * generated exclude list) outgrow the automaton rg builds from them ("error building NFA"), or
+ * the command line. The scan then reads those files too, and the listing's filter drops them.
+ */
+const MAX_RG_GLOBS = 1000;
+const MAX_RG_GLOB_CHARS = 64 * 1024;
+
+/**
  * The user's include and exclude globs for rg, excludes last so they win. rg reads them as
  * `createPathMatcher` does (a name without a slash matches at any depth); its results are
- * still filtered through the listing, so no file the listing left out can get through.
+ * still filtered through the listing, so no file the listing left out can get through, and
+ * the globs are only a saving: none at all past `MAX_RG_GLOBS`.
  */
-function userGlobs(include: readonly string[], exclude: readonly string[]): string[] {
+export function userGlobs(include: readonly string[], exclude: readonly string[]): string[] {
   const included = include.map(normalizeGlob).filter((g) => g !== '');
   const excluded = exclude.map(normalizeGlob).filter((g) => g !== '').map((g) => `!${g}`);
-  return [...included, ...excluded];
+  const globs = [...included, ...excluded];
+  const chars = globs.reduce((sum, g) => sum + g.length, 0);
+  return globs.length > MAX_RG_GLOBS || chars > MAX_RG_GLOB_CHARS ? [] : globs;
 }
 
 /**

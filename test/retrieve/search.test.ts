@@ -54,6 +54,18 @@ describe('search', () => {
     expect(paths((await createSearcher({ logger: silentLogger }).search(request(r.root, { keywords: ['token'] }, { include: ['src/*.ts'] }))).candidates)).toEqual(['src/a.ts']);
   });
 
+  it('applies thousands of excludes (more than rg can build into one automaton) without losing the content scan', async () => {
+    const r = repo({ 'src/a.ts': 'const token = 1;\n', 'gen/b.ts': 'const token = 2;\n' });
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m) };
+    // 10,000 globs like these make rg fail with "error building NFA"
+    const exclude = [...Array.from({ length: 10_000 }, (_, i) => `**/dir${i}/**/*.{ts,js,py}`), 'gen/**'];
+    const found = await createSearcher({ logger }).search(request(r.root, { keywords: ['token'] }, { exclude }), undefined);
+    expect(paths(found.candidates)).toEqual(['src/a.ts']);
+    expect(byPath(found.candidates)['src/a.ts']!.sources).toContain('content');
+    expect(warnings).toEqual([]);
+  });
+
   it('honors .gitignore and nested .gitignore, and skips vendored, binary and secret files', async () => {
     const r = repo({
       '.gitignore': 'dist/\n',
