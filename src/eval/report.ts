@@ -29,8 +29,8 @@ export function buildReport(records: readonly EvalRecord[], meta: ReportMeta): E
 }
 
 function buildSection(records: readonly EvalRecord[], pick?: Parameters<typeof aggregateRecords>[1]): ReportSection {
-  const languages: Record<string, Aggregate> = {};
-  for (const [language, group] of groupByLanguage(records)) languages[language] = aggregateRecords(group, pick);
+  // own keys whatever the dataset calls a language (`__proto__` would set the prototype)
+  const languages: Record<string, Aggregate> = Object.fromEntries([...groupByLanguage(records)].map(([language, group]) => [language, aggregateRecords(group, pick)]));
   return { overall: aggregateRecords(records, pick), languages };
 }
 

@@ -27,4 +27,15 @@ describe('renderReport', () => {
     expect(text).toMatch(/\| go \(cycle 1\) +\|/);
     expect(JSON.parse(renderReportJson(report))).toMatchObject({ tasks: 2, overall: { acc1: 100 }, cycle1: { overall: { mrr: 0.25 } } });
   });
+
+  it('keeps a language named like an Object.prototype key (`__proto__`, `constructor`) as a row of its own', () => {
+    const report = buildReport([record('1', '__proto__', ['g']), record('2', 'constructor', ['x']), record('3', 'go', ['g'])], { method: 'ctxloop', dataset: 'd' });
+    expect(Object.keys(report.languages)).toEqual(['__proto__', 'constructor', 'go']);
+    expect(report.languages['__proto__']).toMatchObject({ n: 1, acc1: 100 });
+    const text = renderReport(report);
+    expect(text).toMatch(/\| __proto__ +\| 1 \| +100\.0 \|/);
+    const json = JSON.parse(renderReportJson(report)) as { languages: Record<string, { n: number }> };
+    expect(Object.keys(json.languages)).toEqual(['__proto__', 'constructor', 'go']);
+    expect(Object.getOwnPropertyDescriptor(json.languages, '__proto__')?.value).toMatchObject({ n: 1 });
+  });
 });
