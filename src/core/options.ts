@@ -1,6 +1,7 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
+import { leavesRoot } from './inside.js';
 import type { Logger } from './log.js';
 import type { ProgressEvent } from './types.js';
 
@@ -378,7 +379,7 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
 function excludeCache(root: string, cacheDir: string | null): string[] {
   if (cacheDir === null) return [];
   const rel = relative(root, resolve(root, cacheDir));
-  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return [];
+  if (rel === '' || leavesRoot(rel)) return [];
   return [rel.split(sep).join('/').replace(/[\\*?[\]{}()!]/g, '\\$&')];
 }
 

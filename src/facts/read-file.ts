@@ -1,15 +1,12 @@
 import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { isInsideRoot } from '../core/inside.js';
 
 /** Why a file was not read; `undefined` bytes always come with one. */
 export type SkipReason = 'missing' | 'outside' | 'not_a_file' | 'too_large' | 'unreadable';
 
 export type ReadOutcome = { bytes: Buffer } | { skipped: SkipReason };
-
-export function isInside(root: string, path: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
-}
 
 /**
  * Reads a root-relative file safely: the real path (symlinks resolved) must stay under the real
@@ -24,7 +21,7 @@ export async function readInsideRoot(realRoot: string, relative: string, maxFile
   } catch {
     return { skipped: 'missing' };
   }
-  if (!isInside(realRoot, real)) return { skipped: 'outside' };
+  if (!isInsideRoot(realRoot, real)) return { skipped: 'outside' };
   try {
     const info = await stat(real);
     if (!info.isFile()) return { skipped: 'not_a_file' };

@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { isInside } from './read-file.js';
+import { isInsideRoot } from '../core/inside.js';
 
 export interface StatStamp {
   mtimeMs: number;
@@ -15,7 +15,7 @@ export interface StatStamp {
 export async function statInsideRoot(realRoot: string, relative: string, maxFileSize: number): Promise<StatStamp | undefined> {
   try {
     const real = await realpath(resolve(realRoot, relative));
-    if (!isInside(realRoot, real)) return undefined;
+    if (!isInsideRoot(realRoot, real)) return undefined;
     const info = await stat(real);
     return info.isFile() && info.size <= maxFileSize ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
   } catch {

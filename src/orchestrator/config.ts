@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { leavesRoot } from '../core/inside.js';
 import type { Logger } from '../core/log.js';
 import { readInsideRoot } from '../facts/read-file.js';
 import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
@@ -89,8 +90,7 @@ async function confineToRoot(settings: Settings, root: string, name: string): Pr
     if (typeof value !== 'string') continue;
     const absolute = resolve(root, value);
     const real = await realpathOfDeepest(absolute);
-    const rel = relative(root, real);
-    if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    if (leavesRoot(relative(root, real))) {
       throw new UsageError('bad_config', `${name}: ${key} must stay inside the repository (got ${JSON.stringify(value)})`, { hint: `pass ${FLAG_OF[key]} on the command line to use a directory elsewhere` });
     }
     out[key] = absolute;
@@ -122,7 +122,7 @@ async function normalizeScope(root: string, scope: string[]): Promise<string[]> 
     const real = await realpath(absolute).catch(() => undefined);
     if (!real) throw new UsageError('bad_scope', `scope not found: ${entry} (relative to ${root})`);
     const rel = relative(root, real);
-    if (rel.startsWith('..') || isAbsolute(rel)) throw new UsageError('bad_scope', `scope is outside the root: ${entry}`, { hint: `scope paths must lie inside ${root}` });
+    if (leavesRoot(rel)) throw new UsageError('bad_scope', `scope is outside the root: ${entry}`, { hint: `scope paths must lie inside ${root}` });
     out.push(rel.split('\\').join('/') || '.');
   }
   return out.includes('.') ? [] : [...new Set(out)].sort();

@@ -4,8 +4,9 @@
  */
 import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
-import { isAbsolute, join, posix, relative, sep } from 'node:path';
+import { isAbsolute, join, posix, relative } from 'node:path';
 import { toPosix } from '../core/files.js';
+import { isInsideRoot } from '../core/inside.js';
 import { UsageError } from '../core/errors.js';
 
 export interface ScopeEntries {
@@ -26,7 +27,7 @@ export async function resolveScopeEntries(root: string, scope: readonly string[]
     const stats = await lstatOrUndefined(join(root, path));
     if (!stats) throw new UsageError('bad_scope', `scope "${raw}" not found under ${root} (give a root-relative directory or file)`);
     // a symlink is never followed, here or in a parent directory: its target may lie outside the root
-    if (stats.isSymbolicLink() || !isInside(realRoot, await realpath(join(root, path)))) continue;
+    if (stats.isSymbolicLink() || !isInsideRoot(realRoot, await realpath(join(root, path)))) continue;
     if (stats.isDirectory()) entries.dirs.push(path);
     else if (stats.isFile()) entries.files.push({ path, size: stats.size });
   }
@@ -42,10 +43,6 @@ export function normalizeScopePath(root: string, raw: string): string {
     throw new UsageError('bad_scope', `scope "${raw}" is outside the root ${root} (give a path under the root)`);
   }
   return path;
-}
-
-function isInside(realRoot: string, real: string): boolean {
-  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
 }
 
 async function assertDirectory(root: string): Promise<void> {
