@@ -1,5 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { isAbortError, UsageError } from '../core/errors.js';
+import { isInsideRoot } from '../core/inside.js';
 import type { RetrieveOptions, RootSpec } from '../core/options.js';
 import { isRootLabel, LABEL_RULE, LABEL_SEPARATOR, labelPath } from '../core/roots.js';
 import type { Egress, RetrieveResult, RootResult, Usage } from '../core/types.js';
@@ -99,7 +100,7 @@ export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal 
     // Every root is checked before any starts, so a bad one fails alone and first.
     const checked = await settleAll(roots.map((root) => resolveRoot(root, controller.signal)), stop);
     const labelled = checked.map((r, i) => ({ label: roots[i]!.label, path: r.path }));
-    refuseSameDirectory(labelled);
+    refuseOverlap(labelled);
     // The provider is the same choice for every root: said once.
     const contexts = await Promise.all(checked.map((r, i) => r.start(i === 0)));
     const resolved = contexts.map((ctx, i) => ({ root: labelled[i]!, ctx }));
@@ -146,12 +147,16 @@ async function settleAll<T>(promises: Promise<T>[], stop: () => void): Promise<T
   return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
-function refuseSameDirectory(roots: readonly LabelledRoot[]): void {
-  const seen = new Map<string, string>();
-  for (const root of roots) {
-    const other = seen.get(root.path);
-    if (other !== undefined) throw new UsageError('bad_option', `roots ${other} and ${root.label} are the same directory (${root.path}): give it once`);
-    seen.set(root.path, root.label);
+/** Two roots over the same files (one directory twice, or one inside another) would list, score and pack those files twice. */
+function refuseOverlap(roots: readonly LabelledRoot[]): void {
+  for (const [i, root] of roots.entries()) {
+    for (const other of roots.slice(0, i)) {
+      if (other.path === root.path) throw new UsageError('bad_option', `roots ${other.label} and ${root.label} are the same directory (${root.path}): give it once`);
+      const [outer, inner] = isInsideRoot(other.path, root.path) ? [other, root] : isInsideRoot(root.path, other.path) ? [root, other] : [];
+      if (outer && inner) {
+        throw new UsageError('bad_option', `root ${inner.label} (${inner.path}) lies inside root ${outer.label} (${outer.path}): its files would be searched twice`, { hint: `give ${outer.label} alone, or narrow it with --scope` });
+      }
+    }
   }
 }
 

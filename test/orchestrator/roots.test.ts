@@ -111,6 +111,18 @@ describe('retrieve over several roots', () => {
     await expect(retrieve(TASK, { roots: [{ label: 'a', path: api.root }, { label: 'b', path: join(api.root, 'nope') }], cache: false })).rejects.toMatchObject({ code: 'root_not_found' });
     await expect(retrieve(TASK, { roots: [{ label: 'a', path: api.root }, { label: 'b', path: join(api.root, 'src', '..') }], cache: false })).rejects.toThrow(/same directory/);
   });
+
+  it('refuses a root inside another, either way round (its files were listed, scored and packed twice)', async () => {
+    const { api } = twoRepos();
+    for (const roots of [[{ label: 'all', path: api.root }, { label: 'src', path: join(api.root, 'src') }], [{ label: 'src', path: join(api.root, 'src') }, { label: 'all', path: api.root }]]) {
+      const error = await retrieve(TASK, { roots, cache: false }).catch((e: unknown) => e);
+      expect(isUsageError(error)).toBe(true);
+      expect((error as Error).message).toMatch(/^root src \(.*\/src\) lies inside root all \(.*\): its files would be searched twice$/);
+    }
+    // a sibling sharing the prefix is no overlap
+    const { api: other } = twoRepos();
+    expect((await retrieve(TASK, { roots: [{ label: 'a', path: api.root }, { label: 'b', path: other.root }], cache: false })).roots).toHaveLength(2);
+  });
 });
 
 describe('scopeFor', () => {
