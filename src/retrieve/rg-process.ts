@@ -30,6 +30,9 @@ export interface RgExit {
 }
 
 
+/** rg in a process group of its own, so that what it starts is killed with it (Windows has no groups). */
+const OWN_GROUP = process.platform !== 'win32';
+
 /** How long the pipes of an rg that has exited are still read, for a child it left holding them. */
 const EXIT_GRACE_MS = 1000;
 
@@ -37,11 +40,25 @@ const EXIT_GRACE_MS = 1000;
  * Spawns rg and calls `onLine` with every stdout line (without its `\n`, decoded as UTF-8 with
  * invalid bytes replaced). Exit 1 (no match) is an empty result; exit 2 after a completed search
  * (some files unreadable) keeps the results and warns; any other failure throws `SearchError`.
- * Aborting kills rg and throws `aborted`; rg never outlives the call.
+ * Aborting kills rg and throws `aborted`; rg never outlives the call, nor does anything it
+ * started (a wrapper script's rg or background job): outside Windows rg leads a process group of
+ * its own, and the group is killed.
  */
 export async function runRg(run: RgProcess, onLine: (line: string) => void, exit: RgExit = {}): Promise<void> {
   throwIfAborted(run.signal);
-  const child = spawn(run.rgPath, [...run.args], { cwd: run.root, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(run.rgPath, [...run.args], { cwd: run.root, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, detached: OWN_GROUP });
+  // rg's group (its pid) while anything in it may live; the child alone where there are no groups
+  const signalAll = (signal: NodeJS.Signals): void => {
+    if (OWN_GROUP && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, signal);
+        return;
+      } catch {
+        // the group is gone already
+      }
+    }
+    child.kill(signal);
+  };
   const exited = new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code) => resolve(code));
@@ -51,7 +68,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   // rg may exit before reading all its stdin (a bad flag): that is reported by its exit status
   child.stdin.on('error', () => undefined);
   child.stdin.end(run.stdin ?? '');
-  const kill = (): void => void child.kill();
+  const kill = (): void => signalAll('SIGTERM');
   run.signal?.addEventListener('abort', kill, { once: true });
   // A hung rg (a stalled network mount, a broken binary) must not hang the run.
   let timedOut = false;
@@ -60,7 +77,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
       ? undefined
       : setTimeout(() => {
           timedOut = true;
-          child.kill('SIGKILL');
+          signalAll('SIGKILL');
           // a child of its own (a wrapper script's) may still hold the pipes open: stop reading them
           child.stdout.destroy();
           child.stderr.destroy();
@@ -118,6 +135,14 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     .finally(() => {
       clearTimeout(timer);
       clearTimeout(grace);
+      // whatever rg left behind in its group (a wrapper's background job) goes with it
+      if (OWN_GROUP && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // nothing left
+        }
+      }
     });
   if (run.signal?.aborted) throw abortError();
   if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);

@@ -146,8 +146,25 @@ describe('listFiles', () => {
       expect(list.files).toEqual(['src/a.ts']);
       // it used to wait for the orphan, then for the timeout
       expect(Date.now() - started).toBeLessThan(20_000);
+      // and the orphan went on running after the call
+      if (process.platform === 'linux') expect(await stillRunning(Number(readFileSync(pid, 'utf8')))).toBe(false);
     } finally {
-      process.kill(Number(readFileSync(pid, 'utf8')), 'SIGKILL');
+      killQuietly(Number(readFileSync(pid, 'utf8')));
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('kills what a wrapper started when it runs out of time, not the wrapper alone', async () => {
+    const r = repo({ 'src/a.ts': 'x\n' });
+    const fake = join(r.root, 'fake-rg.sh');
+    const pid = join(r.root, 'job.pid');
+    writeFileSync(fake, `#!/bin/sh\nsleep 30 &\necho $! > '${pid}'\nexec sleep 30\n`);
+    chmodSync(fake, 0o755);
+    try {
+      const error = await listSearchableFiles(scopeOf(r.root), { rgPath: fake, logger: silentLogger, timeout: 500 }).catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/timed out/);
+      expect(await stillRunning(Number(readFileSync(pid, 'utf8')))).toBe(false);
+    } finally {
+      killQuietly(Number(readFileSync(pid, 'utf8')));
     }
   });
 
@@ -160,3 +177,27 @@ describe('listFiles', () => {
     expect(await searcher.listFiles(scopeOf(r.root, { exclude: ['x'] }))).toEqual(['a.ts', 'b.ts']);
   });
 });
+
+/** Alive and not a zombie waiting for its reaper (Linux). */
+async function stillRunning(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    let state: string;
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '')[0]!;
+    } catch {
+      return false;
+    }
+    if (state === 'Z') return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
