@@ -21,6 +21,7 @@ const USAGE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'bad_config',
   'no_task',
   'root_not_found',
+  'root_not_allowed',
   'bad_scope',
   'bad_prompt',
   'bad_agent',

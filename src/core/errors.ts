@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'bad_config'
   | 'no_task'
   | 'root_not_found'
+  | 'root_not_allowed'
   | 'bad_scope'
   | 'bad_prompt'
   | 'bad_agent'

@@ -12,6 +12,8 @@ export interface McpArgs {
   config: RetrieveOptions;
   quiet: boolean;
   verbose: boolean;
+  /** Calls may name only roots inside the server's own. */
+  confine: boolean;
 }
 
 export const MCP_FLAGS = {
@@ -25,6 +27,7 @@ export const MCP_FLAGS = {
   'no-cache': { type: 'boolean' },
   'agents-dir': { type: 'string' },
   'prompts-dir': { type: 'string' },
+  confine: { type: 'boolean' },
   quiet: { type: 'boolean', short: 'q' },
   verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -47,6 +50,8 @@ Flags:
   --no-cache          keep the cache in memory only, for the server's life
   --agents-dir DIR    role definitions replacing the bundled agents/
   --prompts-dir DIR   prompt templates replacing the bundled prompts/
+  --confine           a call may name a root only inside the server's --root directories
+                      (default: any directory the server can read)
   -q, --quiet         stderr: errors only
   --verbose           stderr: debug logs
   -h, --help          show this help
@@ -73,7 +78,7 @@ export function parseMcpArgs(argv: string[], cwd: string): McpArgs {
   const roots: RootSpec[] = (values.root ?? []).map((raw) => parseRootFlag(raw, cwd));
   if (roots.length > 1 || roots[0]?.label !== undefined) config.roots = roots;
   else config.root = roots[0]?.path ?? resolve(cwd);
-  return { help: values.help === true, config, quiet: values.quiet === true, verbose: values.verbose === true };
+  return { help: values.help === true, config, quiet: values.quiet === true, verbose: values.verbose === true, confine: values.confine === true };
 }
 
 function parse(argv: string[]) {

@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CtxloopError, UsageError } from '../core/errors.js';
@@ -32,7 +32,8 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     const reporter = createReporter({ stderr: io.stderr, quiet: args.quiet, verbose: args.verbose, color: view.color });
     const settings = { ...args.config, logger: reporter.logger, env: io.env };
     const retriever = createRetriever(settings);
-    const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger, settings });
+    const confineTo = args.confine ? await Promise.all((labelRoots(args.config) ?? [{ path: args.config.root ?? io.cwd }]).map((r) => realpath(r.path))) : undefined;
+    const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger, settings, ...(confineTo ? { confineTo } : {}) });
     const transport = new StdioServerTransport(stdin, stdout);
     // The transport may close on its own, stdin still open: on a request line over its limit
     // (10 MB) it gives up the connection. Waiting for stdin then would leave the process to

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isAbortError, isCtxloopError, toError } from '../core/errors.js';
+import { isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
+import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { RetrieveOptions, SearchOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
@@ -25,6 +26,8 @@ export interface McpServerOptions {
   logger?: Logger;
   /** The server's own search settings (cache, include, exclude, …): the locator of `locate_bug` searches with them too. */
   settings?: SearchOptions;
+  /** When set, a call's `root` or `roots` must lie inside one of these directories (real paths). */
+  confineTo?: readonly string[];
 }
 
 /** Tool calls answered at once; more wait in turn (each runs ripgrep over the whole repository). */
@@ -71,7 +74,7 @@ interface CallContext {
  * error → the code behind it). Each call reports progress when the client sends a progress
  * token, stops when the client cancels, and fails as a tool error (`isError`) with one line.
  */
-export function createMcpServer({ retriever, cwd, version, logger = silentLogger, settings = {} }: McpServerOptions): McpServer {
+export function createMcpServer({ retriever, cwd, version, logger = silentLogger, settings = {}, confineTo }: McpServerOptions): McpServer {
   const server = new McpServer({ name: 'ctxloop', version });
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
@@ -93,6 +96,7 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
   const answerNow = async (tool: string, args: WhereArgs, extra: CallContext, run: (options: RetrieveOptions) => Promise<LocatedContext>): Promise<CallToolResult> => {
     const { options, settled } = optionsFor(args, extra);
     try {
+      if (confineTo) await assertConfined(options, confineTo);
       const result = await run(options).finally(settled);
       logger.info(`${tool}: ${result.files.length} files, ${result.tokens} tokens`);
       return { content: [{ type: 'text', text: renderFor(result, args.format ?? 'md') }] };
@@ -153,3 +157,18 @@ export function describeFailure(error: unknown): string {
 function firstLine(text: string): string {
   return text.split('\n', 1)[0]?.trim() ?? '';
 }
+
+/**
+ * `--confine`: every root a call names (links followed as far as the path exists) lies inside
+ * one of the server's roots, or the call is refused before anything is read.
+ */
+async function assertConfined(options: RetrieveOptions, allowed: readonly string[]): Promise<void> {
+  const named = [...(options.root === undefined ? [] : [options.root]), ...(options.roots ?? []).map((r) => r.path)];
+  for (const path of named) {
+    const real = await realpathOfDeepest(path);
+    if (!allowed.some((root) => isInsideRoot(root, real))) {
+      throw new UsageError('root_not_allowed', `root ${path} is outside the directories this server serves (--confine): ${allowed.join(', ')}`);
+    }
+  }
+}
+

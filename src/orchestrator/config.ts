@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
-import { leavesRoot } from '../core/inside.js';
+import { leavesRoot, realpathOfDeepest } from '../core/inside.js';
 import type { Logger } from '../core/log.js';
 import { readInsideRoot } from '../facts/read-file.js';
 import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
@@ -96,22 +96,6 @@ async function confineToRoot(settings: Settings, root: string, name: string): Pr
     out[key] = absolute;
   }
   return out;
-}
-
-/**
- * Where a path really leads once it is made: the deepest part that exists with its links
- * followed, and the rest as written (`.c/sub/new`, with `.c/sub` a link out of the root, leads
- * out of the root though `new` does not exist yet).
- */
-async function realpathOfDeepest(path: string): Promise<string> {
-  let missing = '';
-  for (let at = path; ; at = dirname(at)) {
-    const real = await realpath(at).catch(() => undefined);
-    if (real !== undefined) return missing === '' ? real : join(real, missing);
-    const parent = dirname(at);
-    if (parent === at) return path;
-    missing = missing === '' ? basename(at) : join(basename(at), missing);
-  }
 }
 
 /** Scope entries become root-relative POSIX paths; one outside the root, or missing, is refused. */

@@ -2,7 +2,7 @@
  * The MCP server in-process: the SDK's client over its in-memory transport, a real retriever on
  * temp repositories (or, for cancellation, a retriever that waits for the signal).
  */
-import { realpathSync } from 'node:fs';
+import { realpathSync, symlinkSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,8 +19,8 @@ afterEach(async () => {
   for (const client of open.splice(0)) await client.close();
 });
 
-async function connect(retriever: Retriever, cwd = '/'): Promise<Client> {
-  const server = createMcpServer({ retriever, cwd, version: '9.9.9' });
+async function connect(retriever: Retriever, cwd = '/', confineTo?: string[]): Promise<Client> {
+  const server = createMcpServer({ retriever, cwd, version: '9.9.9', ...(confineTo ? { confineTo } : {}) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'test', version: '0' });
@@ -49,6 +49,30 @@ describe('createMcpServer', () => {
     const viaRelative = JSON.parse(textOf(await client.callTool({ name: 'retrieve_context', arguments: { task: 'add_numbers is wrong', format: 'json', root: '.' } })));
     expect(viaDefault.files[0].path).toBe('pkg/calc.py');
     expect(viaRelative.root).toBe(viaDefault.root);
+  });
+
+  it('with --confine, answers for roots inside its own and refuses any other, before reading it', async () => {
+    const repo = makeRepo({ 'pkg/calc.py': 'def add_numbers(a, b):\n    return a + b\n', 'pkg/sub/more.py': 'def add_more():\n    pass\n' });
+    const elsewhere = makeRepo({ 'secret/add_numbers.py': 'def add_numbers():\n    pass\n' });
+    symlinkSync(elsewhere.root, `${repo.root}/link-out`);
+    const served = realpathSync(repo.root);
+    const client = await connect(createRetriever({ cache: false, provider: 'offline', root: repo.root }), served, [served]);
+    const call = async (args: Record<string, unknown>) => client.callTool({ name: 'retrieve_context', arguments: { task: 'add_numbers is wrong', format: 'paths', ...args } });
+    expect(textOf(await call({}))).toContain('pkg/calc.py');
+    expect(textOf(await call({ root: 'pkg' })).trim()).toBe('calc.py');
+    for (const root of [elsewhere.root, '..', '/', 'link-out', 'link-out/secret']) {
+      const refused = await call({ root });
+      expect(refused.isError, root).toBe(true);
+      expect(textOf(refused), root).toMatch(/^ctxloop \(root_not_allowed\): root .* is outside the directories this server serves \(--confine\)/);
+      expect(textOf(refused), root).not.toContain('add_numbers.py');
+    }
+    const several = await call({ roots: [{ label: 'a', path: served }, { label: 'b', path: elsewhere.root }] });
+    expect(several.isError).toBe(true);
+    const located = await client.callTool({ name: 'locate_bug', arguments: { error: 'add_numbers failed', root: elsewhere.root } });
+    expect(located.isError).toBe(true);
+    // without --confine the same call is answered (the documented default)
+    const open = await connect(createRetriever({ cache: false, provider: 'offline', root: repo.root }), served);
+    expect(textOf(await open.callTool({ name: 'retrieve_context', arguments: { task: 'add_numbers is wrong', format: 'paths', root: elsewhere.root } }))).toContain('secret/add_numbers.py');
   });
 
   it('passes the call options through: budget, scope, deep, content', async () => {
