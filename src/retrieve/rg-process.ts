@@ -4,7 +4,7 @@
  * kind of run (listing, identifier scan, JSON lines).
  */
 import { spawn } from 'node:child_process';
-import { lstatSync } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -225,6 +225,7 @@ export function commonArgs(filter: RgFilter): string[] {
     '--no-ignore-global',
     '--no-ignore-dot',
     ...(filter.root !== undefined && !hasGitDirectory(filter.root) ? ['--no-ignore-exclude'] : []),
+    ...(filter.root !== undefined && unsafeIgnoreFile(filter.root) !== undefined ? ['--no-ignore-vcs'] : []),
     '--hidden',
     '--glob', '!.git',
     '--max-filesize', String(filter.maxFileSize),
@@ -236,6 +237,28 @@ export function commonArgs(filter: RgFilter): string[] {
 /** rg's path arguments: '' (the root) becomes '.'; `--` keeps a path from reading as a flag. */
 export function pathArgs(paths: readonly string[]): string[] {
   return ['--', ...paths.map((p) => (p === '' ? '.' : p))];
+}
+
+/** An ignore file larger than this is no ignore file (rg reads it line by line into memory). */
+const MAX_IGNORE_FILE = 16 * 1024 * 1024;
+
+/**
+ * The root's `.gitignore` or `.git/info/exclude` when it is something rg must not open: a FIFO
+ * (every rg run blocked until its timeout), a device (a link to `/dev/zero` took rg to 16 GB), a
+ * directory, or a file over 16 MB. rg then reads no VCS ignore file at all (`--no-ignore-vcs`).
+ */
+export function unsafeIgnoreFile(root: string): string | undefined {
+  const files = ['.gitignore', ...(hasGitDirectory(root) ? [join('.git', 'info', 'exclude')] : [])];
+  for (const file of files) {
+    let info: Stats;
+    try {
+      info = statSync(join(root, file));
+    } catch {
+      continue; // none, or a dangling link: nothing to read
+    }
+    if (!info.isFile() || info.size > MAX_IGNORE_FILE) return file;
+  }
+  return undefined;
 }
 
 /** True when `root/.git` is a directory itself, not a link or a `gitdir:` file pointing elsewhere. */

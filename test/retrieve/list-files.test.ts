@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,6 +166,17 @@ describe('listFiles', () => {
       expect(await stillRunning(Number(readFileSync(pid, 'utf8')))).toBe(false);
     } finally {
       killQuietly(Number(readFileSync(pid, 'utf8')));
+    }
+  });
+
+  it.runIf(process.platform !== 'win32')('lists past a root .gitignore that is a FIFO or a directory (rg blocked on the FIFO until its timeout), saying so', async () => {
+    for (const make of [(path: string) => execFileSync('mkfifo', [path]), (path: string) => mkdirSync(path)]) {
+      const r = repo({ 'src/v.ts': 'export function verifyEmail() {}\n' });
+      make(join(r.root, '.gitignore'));
+      const warnings: string[] = [];
+      const list = await listSearchableFiles(scopeOf(r.root), { rgPath: await resolveRgPath(process.env, silentLogger), logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) }, timeout: 5000 });
+      expect(list.files).toEqual(['src/v.ts']);
+      expect(warnings).toEqual(['.gitignore is not a regular file of at most 16 MB: no .gitignore rules are applied']);
     }
   });
 
