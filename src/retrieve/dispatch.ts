@@ -97,18 +97,19 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     const key = keyOf(scope);
     let index = indexes.get(key);
     if (!index) {
+      const made: ScopeIndex = { terms: new TermIndex(), lines: new LineIndex(), kept: [] };
       const cache = options.cache;
-      const store =
-        cache &&
-        createSearchStore({
+      if (cache) {
+        made.store = createSearchStore({
           cache,
           key: storeKeyOf(scope, path),
           listing: () => listOf(scope),
           stats: () => statsOf(scope),
-          scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout), paths, terms }, record),
+          scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout), paths, terms, onSkippedFiles: () => (made.unreadable = true) }, record),
           logger,
         });
-      indexes.set(key, (index = { terms: new TermIndex(), lines: new LineIndex(), kept: [], ...(store ? { store } : {}) }));
+      }
+      indexes.set(key, (index = made));
     }
     return index;
   };
@@ -141,6 +142,11 @@ interface ScopeIndex {
   /** The content scans of this searcher's lifetime (a run) that kept their matches. */
   kept: KeptScan[];
   store?: SearchStore;
+  /**
+   * A content scan could not read some files this run: their counts (none) are not kept
+   * between runs, or a file made readable again, its times unchanged, would stay empty.
+   */
+  unreadable?: boolean;
 }
 
 /** What the index kept between runs depends on: another scope, size limit, skip list or rg, another index. */
@@ -186,7 +192,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // What each content scan printed, kept for the run: the candidates' lines are had from it, this cycle and later.
     const scanOnce = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, signal: AbortSignal | undefined): Promise<void> => {
       const log = new MatchLog();
-      await scanTerms({ ...run, terms: fresh, matchLog: log, signal }, record);
+      await scanTerms({ ...run, terms: fresh, matchLog: log, signal, onSkippedFiles: () => (context.index.unreadable = true) }, record);
       if (!log.overflowed) context.index.kept.push({ terms: fresh, log });
     };
     // in a large repository, bounded by a sample of its files (term-budget.ts)
@@ -203,7 +209,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       return leftOut;
     };
     const scanning = (context.hung.error ? Promise.reject(context.hung.error) : context.index.terms.ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan }))
-      .then(() => store?.save(context.index.terms))
+      .then(() => (context.index.unreadable ? undefined : store?.save(context.index.terms)))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;
         throwIfBadGlob(error as Error);

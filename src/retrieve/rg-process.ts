@@ -22,6 +22,8 @@ export interface RgProcess {
   signal?: AbortSignal | undefined;
   /** Milliseconds rg may run before it is killed and the run fails with `search_failed`. */
   timeout?: number | undefined;
+  /** Called when rg finished but could not read some files (their matches are missing). */
+  onSkippedFiles?: (() => void) | undefined;
 }
 
 export interface RgExit {
@@ -153,6 +155,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   // rg also exits 2 when it finished but could not read some files: the matches it found stand
   if (code === 2 && (exit.finished ?? (lines.length > 0 && lines.every(isFileError)))) {
     run.logger.warn(`ripgrep skipped some files in ${run.root}: ${firstLine}`);
+    run.onSkippedFiles?.();
     return;
   }
   throw new SearchError('search_failed', `ripgrep failed in ${run.root}: ${firstLine}`);

@@ -39,6 +39,8 @@ export interface ScanRun extends RgFilter {
   signal?: AbortSignal | undefined;
   /** Milliseconds one rg process may run. */
   timeout?: number | undefined;
+  /** Called when rg could not read some files. */
+  onSkippedFiles?: (() => void) | undefined;
 }
 
 /**

@@ -4,14 +4,16 @@
  * rebuilt with a warning, and two runs sharing a cache at once both get the right result.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cacheFileFor, cacheStats } from '../../src/cache/store.js';
-import type { Logger } from '../../src/core/log.js';
+import { silentLogger, type Logger } from '../../src/core/log.js';
+import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
+import type { RetrieveResult } from '../../src/core/types.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import { loggingRg } from '../helpers/logging-rg.js';
 import { useTempRepos, type TempRepo } from '../helpers/make-repo.js';
@@ -76,6 +78,29 @@ describe('a warm run', () => {
     expect(rescans.length).toBeGreaterThan(0);
     expect(rescans[0]).toContain('src/billing/invoice.ts');
     expect(rescans[0]).not.toContain('src/billing/render.ts');
+  });
+
+  it('keeps no index from a run where rg could not read a file: made readable again (its times unchanged), the file is found', async () => {
+    const r = billingRepo();
+    const cache = tempDir();
+    const real = await resolveRgPath(process.env, silentLogger);
+    const dir = tempDir();
+    const locked = join(dir, 'locked');
+    // ripgrep that, while `locked` exists, cannot read src/routes/checkout.ts (as chmod 000 does to a user's run): only its content names the task's terms
+    const wrapper = join(dir, 'rg.sh');
+    writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *--only-matching*) scan=1 ;; *) scan= ;; esac\nif [ -e '${locked}' ] && [ -n "$scan" ]; then\n  '${real}' --glob '!src/routes/checkout.ts' "$@"\n  code=$?\n  echo "rg: src/routes/checkout.ts: Permission denied (os error 13)" >&2\n  [ $code -le 1 ] && exit 2\n  exit $code\nfi\nexec '${real}' "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    writeFileSync(locked, '');
+    const logger = recording();
+    const options: RetrieveOptions = { root: r.root, cache, provider: 'offline', env: { CTXLOOP_RG: wrapper }, logger };
+    const unreadable = await retrieve(TASK, options);
+    const found = (result: RetrieveResult): string[] => [...result.files, ...result.candidates].map((f) => f.path);
+    expect(found(unreadable)).not.toContain('src/routes/checkout.ts');
+    expect(logger.warnings.some((w) => /ripgrep skipped some files/.test(w))).toBe(true);
+    rmSync(locked);
+    // the same terms (another wording, so no result kept from before answers it)
+    const readable = await retrieve(`${TASK}!`, options);
+    expect(found(readable)).toContain('src/routes/checkout.ts');
   });
 
   it('sees an edit that keeps the file size: its modification time says it changed', async () => {
