@@ -15,13 +15,15 @@ export interface MatcherOptions {
 
 /** A predicate true when the path matches any glob; false for an empty list. */
 export function createPathMatcher(globs: readonly string[], options: MatcherOptions = {}): PathMatcher {
-  const cleaned = globs.map(normalizeGlob).filter((g) => g !== '');
+  const cleaned = globs.map(normalizeGlob).filter((g) => g !== '' && g !== '/');
   if (cleaned.length === 0) return () => false;
   // picomatch's `basename` option applies to every glob once set (4.x matches `src/lib/**`
   // against the base name only, so it never matches): the two kinds get one matcher each.
+  // A leading `/` anchors a glob at the root, as in .gitignore and rg (`/build` is not
+  // `src/build`); picomatch, given root-relative paths, needs it without the slash.
   const nocase = options.nocase ?? false;
-  const named = cleaned.filter((g) => !g.includes('/'));
-  const pathed = cleaned.filter((g) => g.includes('/'));
+  const named = cleaned.filter((g) => !g.includes('/')).map(asPicomatch);
+  const pathed = cleaned.filter((g) => g.includes('/')).map((g) => asPicomatch(g.replace(/^\/+/, '')));
   const byName = named.length > 0 ? picomatch(named, { dot: true, basename: true, nocase }) : () => false;
   const byPath = pathed.length > 0 ? picomatch(pathed, { dot: true, nocase }) : () => false;
   const isMatch = (path: string): boolean => byName(path) || byPath(path);
@@ -38,4 +40,12 @@ export function createPathMatcher(globs: readonly string[], options: MatcherOpti
 /** `./src/` → `src`: the forms people type for a directory glob. */
 export function normalizeGlob(glob: string): string {
   return glob.trim().replace(/^\.\/+/, '').replace(/\/+$/, '');
+}
+
+/**
+ * A glob as rg reads it, for picomatch: `[!a]` is a negated class in rg and .gitignore, and
+ * two characters of a class in picomatch 4 (`[!s]*.ts` matched `s.ts`); `[^a]` is the same in both.
+ */
+function asPicomatch(glob: string): string {
+  return glob.replace(/(?<!\\)\[!/g, '[^');
 }
