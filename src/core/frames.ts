@@ -34,7 +34,7 @@ interface OpenTrace {
 /** Finds every stack trace and error message in `text`. Never throws; text without traces gives empty lists. */
 export function parseStackTrace(text: string): ParsedTrace {
   const scanner = new Scanner();
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').slice(0, MAX_LINES);
+  const lines = headAndTail(text.replace(/\r\n?/g, '\n').split('\n'), MAX_LINES);
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i]!.trimEnd();
     if (line.length > MAX_LINE_CHARS) continue;
@@ -43,6 +43,15 @@ export function parseStackTrace(text: string): ParsedTrace {
     scanner.read(line);
   }
   return scanner.finish();
+}
+
+/**
+ * At most `max` lines: the first and the last halves. The frame nearest the error and the error
+ * line are at the top of some traces (JVM, V8, Go) and at the bottom of others (Python: a
+ * 12,000-frame recursion used to lose both).
+ */
+function headAndTail(lines: string[], max: number): string[] {
+  return lines.length <= max ? lines : [...lines.slice(0, max / 2), ...lines.slice(lines.length - max / 2)];
 }
 
 /** Frames by how near they are to the error: the primary trace first, then the others, each innermost first (runtime frames after code at the same depth). */

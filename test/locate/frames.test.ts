@@ -27,6 +27,20 @@ describe('parseStackTrace: Python', () => {
     expect(parsed.primary).toBe(0);
   });
 
+  it('keeps the raising frame and the error of a traceback longer than the lines read (a 12,000-frame recursion lost both)', () => {
+    const lines = ['Traceback (most recent call last):'];
+    for (let i = 0; i < 12_000; i++) lines.push('  File "/ci/proj/src/loop.py", line 2, in recurse', '    recurse()');
+    lines.push('  File "/ci/proj/src/check.py", line 2, in check', '    raise ValueError("boom")', 'ValueError: boom');
+    const parsed = parseStackTrace(lines.join('\n'));
+    expect(parsed.errors).toEqual([{ type: 'ValueError', message: 'boom', trace: 0 }]);
+    expect(framesNearestFirst(parsed)[0]).toMatchObject({ file: '/ci/proj/src/check.py', line: 2, depth: 0 });
+    // and a JVM trace keeps its head: the exception and the frame that threw
+    const jvm = ['java.lang.IllegalStateException: closed', '\tat com.acme.Reader.read(Reader.java:42)', ...Array.from({ length: 30_000 }, () => '\tat com.acme.Loop.spin(Loop.java:7)')];
+    const thrown = parseStackTrace(jvm.join('\n'));
+    expect(thrown.errors[0]).toMatchObject({ type: 'java.lang.IllegalStateException', message: 'closed' });
+    expect(framesNearestFirst(thrown)[0]).toMatchObject({ line: 42 });
+  });
+
   it('keeps the first traceback of a chain as the origin', () => {
     const chained = [
       text,
