@@ -20,6 +20,8 @@ export interface SearchRequest extends SearchScope {
   query: Query;
   /** Candidates kept, best evidence first (ties by path). */
   maxCandidates: number;
+  /** Terms of the query searched but never kept between runs (they come from a secret in the task). */
+  unsaved?: readonly string[];
 }
 
 /** The retrieval subagent: glob and content searches over a root. */

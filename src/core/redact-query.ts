@@ -7,6 +7,8 @@ export interface ShownRedactor {
   text(line: string): string;
   /** A query with secret items masked and the keywords cut from secrets dropped. */
   query<Q extends Partial<Query>>(query: Q): Q;
+  /** The terms of a query that come from a secret: searched, never kept between runs. */
+  secretTerms(query: Pick<Query, 'keywords' | 'literals' | 'symbols'>): string[];
 }
 
 /**
@@ -20,12 +22,13 @@ export function createShownRedactor(task: string): ShownRedactor {
   // What is shown all comes from the part of the task the plan reads (and the echo is cut there).
   const read = task.slice(0, MAX_TASK_CHARS);
   const masked = new Set(identifiersOf(read));
-  for (const id of identifiersOf(redactSecrets(read))) masked.delete(id);
+  for (const id of identifiersOf(redactSecrets(read, { prose: true }))) masked.delete(id);
   const maskedTerms = new Set([...masked].flatMap((id) => [wholeTerm(id), ...identifierTerms(id)]));
   // Whole words only: a reason lists the terms it matched (`matches akiaplanted…, token`).
   const termWord = maskedTerms.size === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}_$])(?:${[...maskedTerms].filter((t) => t.length >= 4).map(escapeRegExp).join('|') || '(?!)'})(?![\\p{L}\\p{N}_$])`, 'gu');
+  const secretKeyword = (k: string): boolean => maskedTerms.has(k) || redactSecrets(k, { prose: true }) !== k;
   const text = (line: string): string => {
-    let out = redactSecrets(line);
+    let out = redactSecrets(line, { prose: true });
     for (const id of masked) if (out.includes(id)) out = out.split(id).join(REDACTED);
     return termWord ? out.replace(termWord, REDACTED) : out;
   };
@@ -33,13 +36,16 @@ export function createShownRedactor(task: string): ShownRedactor {
     text,
     query(query) {
       const out = { ...query };
-      if (query.keywords) out.keywords = query.keywords.filter((k) => !maskedTerms.has(k) && redactSecrets(k) === k);
+      if (query.keywords) out.keywords = query.keywords.filter((k) => !secretKeyword(k));
       if (query.weights) out.weights = Object.fromEntries(Object.entries(query.weights).filter(([k]) => !maskedTerms.has(k)));
       for (const field of ['symbols', 'literals', 'paths', 'patterns'] as const) {
         const items = query[field];
         if (items) out[field] = [...new Set(items.map(text))];
       }
       return out;
+    },
+    secretTerms(query) {
+      return [...query.keywords.filter(secretKeyword), ...[...query.literals, ...query.symbols].filter((t) => text(t) !== t)];
     },
   };
 }

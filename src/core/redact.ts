@@ -20,6 +20,12 @@ export interface RedactOptions {
    * like data are masked there. Without a path, the code rules apply.
    */
   path?: string;
+  /**
+   * The text is written by a person (a task, an error report): a bare value after a
+   * secret-named key is a value there (`login fails with password=hunter2hunter2`), as in a
+   * data file, not a variable.
+   */
+  prose?: boolean;
 }
 
 /** PEM private keys, whole block (or to the end of the text when the block is cut off). */
@@ -93,7 +99,7 @@ const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \
 
 /** Masks secret-looking values in `text`; everything else, and the number of lines, is unchanged. */
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
-  const dataFile = options.path !== undefined && isDataFile(options.path);
+  const dataFile = options.prose === true || (options.path !== undefined && isDataFile(options.path));
   let out = text.replace(PRIVATE_KEY_BLOCK, (block) => block.split('\n').map(() => REDACTED).join('\n'));
   for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
   out = out.replace(BASE64_LINE, (line, head: string, body: string, tail: string) => (isRandomLooking(body) ? `${head}${REDACTED}${tail}` : line));

@@ -1,4 +1,5 @@
 import { cleanInput } from '../core/text.js';
+import { createShownRedactor } from '../core/redact-query.js';
 import { MAX_NAME_FILES, PROSE_KINDS, searchLeftOut } from '../callgraph/lookup.js';
 import { enclosingDefinition } from '../callgraph/sites.js';
 import { isDefinitionLine } from '../core/definitions.js';
@@ -43,7 +44,7 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     const matches = parsed.frames.map((f) => (f.file && !f.runtime ? mapFrame(f.file) : undefined));
     const query = queryOf(parsed);
     const [found, history] = await Promise.all([
-      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: MAX_NAME_FILES }, signal) : undefined,
+      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: MAX_NAME_FILES, unsaved: createShownRedactor(text).secretTerms(query) }, signal) : undefined,
       tool.history.read(scope.root, historyDepth, signal),
     ]);
     const definitions = new Map<string, Place[]>();

@@ -139,7 +139,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     const started = deps.clock.now();
     // Refine's excludes are exact paths: a set here, not hundreds of globs in the searcher.
     const excluded = new Set(search.excludes);
-    const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates }, signal);
+    const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates, unsaved: shown.secretTerms(search) }, signal);
     if (cycle === 1) {
       files = await listing;
       ctx.startTokenizer?.();

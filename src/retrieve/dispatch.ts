@@ -97,7 +97,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     const key = keyOf(scope);
     let index = indexes.get(key);
     if (!index) {
-      const made: ScopeIndex = { terms: new TermIndex(), lines: new LineIndex(), kept: [] };
+      const made: ScopeIndex = { terms: new TermIndex(), lines: new LineIndex(), kept: [], unsaved: new Set() };
       const cache = options.cache;
       if (cache) {
         made.store = createSearchStore({
@@ -142,6 +142,8 @@ interface ScopeIndex {
   /** The content scans of this searcher's lifetime (a run) that kept their matches. */
   kept: KeptScan[];
   store?: SearchStore;
+  /** Terms searched this run that come from a secret: never kept between runs. */
+  unsaved: Set<string>;
   /**
    * A content scan could not read some files this run: their counts (none) are not kept
    * between runs, or a file made readable again, its times unchanged, would stay empty.
@@ -173,6 +175,7 @@ interface DispatchContext {
 
 async function dispatch(request: SearchRequest, context: DispatchContext): Promise<DispatchResult> {
   const { query } = request;
+  for (const term of request.unsaved ?? []) context.index.unsaved.add(term);
   const entries = await resolveScopeEntries(request.root, request.scope);
   throwIfAborted(context.signal);
   // a literal spanning lines, or holding a NUL, can match no line: nothing to count
@@ -209,7 +212,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       return leftOut;
     };
     const scanning = (context.hung.error ? Promise.reject(context.hung.error) : context.index.terms.ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan }))
-      .then(() => (context.index.unreadable ? undefined : store?.save(context.index.terms)))
+      .then(() => (context.index.unreadable ? undefined : store?.save(context.index.terms, [...context.index.unsaved])))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;
         throwIfBadGlob(error as Error);

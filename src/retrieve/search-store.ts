@@ -28,8 +28,11 @@ export interface SearchStoreOptions {
 export interface SearchStore {
   /** Postings of the stored terms among `keys`, brought up to date. */
   restore(keys: TermKey[]): Promise<Map<TermKey, Postings>>;
-  /** Queues the index (this run's terms and the stored ones still valid) for the cache's next flush. */
-  save(index: TermIndex): Promise<void>;
+  /**
+   * Queues the index (this run's terms and the stored ones still valid) for the cache's next
+   * flush, without the `unsaved` terms (a secret pasted into a task is not kept at rest).
+   */
+  save(index: TermIndex, unsaved?: readonly string[]): Promise<void>;
 }
 
 interface Prior {
@@ -122,18 +125,19 @@ export function createSearchStore(options: SearchStoreOptions): SearchStore {
       return out;
     },
 
-    async save(index) {
+    async save(index, unsaved = []) {
       const p = await priorOf();
       // nothing new and nothing changed: the stored index is still exact, no need to rewrite it
       if (!scannedHere && p.changed.size === 0) return;
       const [list, stats] = await Promise.all([p.list, p.stats]);
       const repaired = p.snapshot && p.repaired ? await p.repaired : undefined;
-      cache.writeBlob(BLOB, { toJSON: () => buildSnapshot(key, { ...p, files: list.files, stats }, index, repaired) });
+      const secret = new Set(unsaved.flatMap((t) => [keyOfKeyword(t), keyOfLiteral(t), keyOfSymbol(t)]));
+      cache.writeBlob(BLOB, { toJSON: () => buildSnapshot(key, { ...p, files: list.files, stats }, index, repaired, secret) });
     },
   };
 }
 
-function buildSnapshot(key: string, p: Omit<Prior, 'list' | 'stats'> & { files: string[]; stats: FileStats }, index: TermIndex, repaired: Map<TermKey, Postings> | undefined): Snapshot {
+function buildSnapshot(key: string, p: Omit<Prior, 'list' | 'stats'> & { files: string[]; stats: FileStats }, index: TermIndex, repaired: Map<TermKey, Postings> | undefined, secret: ReadonlySet<TermKey>): Snapshot {
   const { files } = p;
   const position = new Map(files.map((path, i) => [path, i]));
   const now = Date.now();
@@ -156,7 +160,7 @@ function buildSnapshot(key: string, p: Omit<Prior, 'list' | 'stats'> & { files: 
     if (termKey.startsWith('k:')) term.n = counts;
     terms[termKey] = term;
   };
-  for (const [termKey, postings] of index.entries()) store(termKey, postings, now);
+  for (const [termKey, postings] of index.entries()) if (!secret.has(termKey)) store(termKey, postings, now);
   // Stored terms this run did not use stay, when the changed files could be re-scanned for them.
   const { snapshot } = p;
   if (snapshot && (p.changed.size === 0 || repaired)) {

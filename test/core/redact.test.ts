@@ -136,3 +136,37 @@ describe('redactSecrets', () => {
 function listTs(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listTs(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 }
+
+describe('redactSecrets on a task (prose)', () => {
+  it('masks a bare value after a secret-named key, which code keeps as a variable', () => {
+    const task = 'login fails with password=hunter2hunter2 and api_key=d41d8cd98f00b204e9800998ecf8427e';
+    expect(redactSecrets(task, { prose: true })).toBe(`login fails with password=${REDACTED} and api_key=${REDACTED}`);
+    // in code, `password = user_password` names a variable
+    expect(redactSecrets('password = user_password')).toBe('password = user_password');
+  });
+});
+
+describe('a secret pasted into a task', () => {
+  it('is searched but not kept in the cache, and masked in what a model would be sent', async () => {
+    const { makeRepo } = await import('../helpers/make-repo.js');
+    const { retrieve } = await import('../../src/orchestrator/loop.js');
+    const { clipTask } = await import('../../src/llm/task.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const r = makeRepo({ 'src/login.ts': 'export function login(password: string) {\n  return check(password);\n}\n' });
+    const cache = mkdtempSync(join(tmpdir(), 'ctxloop-secret-'));
+    try {
+      const task = 'login fails with password=hunter2hunter2 and token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
+      const result = await retrieve(task, { root: r.root, cache, provider: 'offline', threshold: 0 });
+      expect(result.files.map((f) => f.path)).toContain('src/login.ts');
+      const stored = readdirSync(cache).map((name) => readFileSync(join(cache, name), 'utf8')).join('\n');
+      expect(stored).toContain('k:login');
+      expect(stored.toLowerCase()).not.toContain('hunter2hunter2');
+      expect(stored.toLowerCase()).not.toContain('abcdefghijklmnopqrstuvwxyz0123456789');
+      expect(clipTask(task, 1000)).toBe(`login fails with password=${REDACTED} and token ${REDACTED}`);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+      r.cleanup();
+    }
+  });
+});
