@@ -1,7 +1,7 @@
 import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
-import { isAbortError, isCtxloopError, isUsageError, toError, UsageError } from '../core/errors.js';
+import { CtxloopError, isAbortError, isCtxloopError, isUsageError, toError, UsageError } from '../core/errors.js';
 import { writeOutput, type OutputStream } from '../cli/write.js';
 import { EVAL_USAGE, parseEvalArgs, type EvalCommandOptions } from './args.js';
 import { readDataset } from './dataset.js';
@@ -43,8 +43,12 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
   await requireDirectory(options.repos);
   const workDir = options.work ?? join(envPaths('ctxloop', { suffix: '' }).cache, 'eval');
   const out = options.out ?? join(workDir, 'runs', `${options.method}-${timestamp()}.jsonl`);
-  await mkdir(dirname(out), { recursive: true });
-  await writeFile(out, '');
+  await makeDirectory(workDir, '--work');
+  if ((await stat(out).catch(() => undefined))?.isDirectory()) throw new UsageError('bad_option', `--out ${out} is a directory: give a file to write the records to`);
+  await writing(out, async () => {
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, '');
+  });
   await writeOutput(`ctxloop: ${options.method} on ${tasks.length} task${tasks.length === 1 ? '' : 's'}, work dir ${workDir}, records in ${out}\n`, io.stderr);
   const progress = createProgress(io.stderr);
   const records = await runEval({
@@ -58,7 +62,7 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
     ...(options.maxCycles === undefined ? {} : { maxCycles: options.maxCycles }),
     ...(io.signal === undefined ? {} : { signal: io.signal }),
     onRecord: async (record, done, total) => {
-      await appendFile(out, JSON.stringify(record) + '\n');
+      await writing(out, () => appendFile(out, JSON.stringify(record) + '\n'));
       progress.update(record, done, total);
     },
   }).finally(() => progress.finish());
@@ -71,6 +75,23 @@ function selectTasks(tasks: EvalTask[], options: EvalCommandOptions): EvalTask[]
   const selected = (only ? tasks.filter((task) => only.test(task.id)) : tasks).slice(0, options.limit);
   if (selected.length === 0) throw new UsageError('bad_option', `no task of ${options.dataset} matches --only ${only?.source ?? ''}`.trimEnd());
   return selected;
+}
+
+/** The work directory, made when missing; a file in its place is the user's to fix. */
+async function makeDirectory(dir: string, flag: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info && !info.isDirectory()) throw new UsageError('bad_option', `${flag} ${dir} is not a directory`);
+  await writing(dir, () => mkdir(dir, { recursive: true }));
+}
+
+/** A write that fails (a full disk, no permission, a file where a directory should be) is one line. */
+async function writing<T>(path: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? toError(error).message;
+    throw new CtxloopError('fs_error', `cannot write ${path}: ${reason}`, { cause: error });
+  }
 }
 
 async function requireDirectory(dir: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evalCommand } from '../../src/eval/command.js';
@@ -53,6 +53,25 @@ describe('evalCommand usage', () => {
     expect(noRepos.stderr).toMatch(/--repos .*nope is not a directory/);
     const noMatch = await run(['--dataset', dataset, '--repos', fixture.reposDir, '--only', 'zzz']);
     expect(noMatch.stderr).toMatch(/no task of .*d\.jsonl matches --only zzz/);
+  });
+
+  it('reports a records file or work dir it cannot use in one line, no stack (a directory, a file, a full disk)', async () => {
+    fixture = makeMirror();
+    const dataset = join(fixture.reposDir, 'd.jsonl');
+    writeFileSync(dataset, JSON.stringify({ id: 't', repo: 'acme/widget', base_commit: fixture.base, task: 'x', gold_files: ['a'] }) + '\n');
+    const base = ['--dataset', dataset, '--repos', fixture.reposDir, '--method', 'bm25'];
+    const dirOut = await run([...base, '--work', fixture.workDir, '--out', fixture.workDir]);
+    expect(dirOut).toMatchObject({ code: 2, stdout: '' });
+    expect(dirOut.stderr).toMatch(/^ctxloop: --out .* is a directory: give a file to write the records to\n$/);
+    const fileWork = await run([...base, '--work', dataset]);
+    expect(fileWork).toMatchObject({ code: 2, stdout: '' });
+    expect(fileWork.stderr).toMatch(/^ctxloop: --work .*d\.jsonl is not a directory\n$/);
+    if (existsSync('/dev/full')) {
+      const full = await run([...base, '--work', fixture.workDir, '--out', '/dev/full']);
+      expect(full.code).toBe(1);
+      expect(full.stderr).toMatch(/ctxloop: cannot write \/dev\/full: ENOSPC\n$/);
+      expect(full.stderr).not.toMatch(/ at |this is a bug/);
+    }
   });
 });
 
