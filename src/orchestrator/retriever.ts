@@ -2,7 +2,7 @@ import { cleanInput } from '../core/text.js';
 import type { Cache, Deps } from '../core/deps.js';
 import { UsageError } from '../core/errors.js';
 import { guardCallback, guardLogger, silentLogger, type Logger } from '../core/log.js';
-import type { ResolvedOptions, RetrieveOptions } from '../core/options.js';
+import { checkCallerOptions, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
 import { chooseProvider, type ProviderChoice } from '../evaluate/evaluator.js';
@@ -30,6 +30,7 @@ export interface Retriever {
  * role definitions are shared (cache writes are queued, reads are from memory).
  */
 export function createRetriever(config: RetrieveOptions = {}, overrides: Partial<Deps> = {}): Retriever {
+  checkCallerOptions(config);
   const caches = new Map<string, Promise<Cache>>();
   let roles: Promise<Roles> | undefined;
 
@@ -101,6 +102,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       if (typeof pasted !== 'string') throw new UsageError('no_task', `the task must be a string (got ${pasted === null ? 'null' : typeof pasted})`);
       // a trace copied from a terminal comes with its colours: the task is its text
       const task = cleanInput(pasted);
+      checkCallerOptions(options);
       const merged = mergeOptions(config, options);
       const roots = labelRoots(merged);
       if (!roots) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import type { ProgressEvent, Score } from '../../src/core/types.js';
+import type { RetrieveOptions } from '../../src/core/options.js';
 import type { EvalInput, Evaluator, Searcher } from '../../src/core/deps.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
 import { createOfflineEvaluator } from '../../src/evaluate/offline/index.js';
@@ -176,6 +177,27 @@ describe('retrieve (real ripgrep, real files)', () => {
     await expect(retrieve('   ', { root: repo.root, cache: false })).rejects.toMatchObject({ code: 'no_task' });
     await expect(retrieve('x', { root: repo.root, cache: false, threshold: 2 })).rejects.toMatchObject({ name: 'UsageError' });
     await expect(retrieve('x', { root: repo.root, cache: false, scope: ['../'] })).rejects.toMatchObject({ code: 'bad_scope' });
+  });
+
+  it('refuses options of the wrong kind from JavaScript as usage errors, not TypeErrors from inside the run', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      ['root', /^options must be an object \(got string\)$/],
+      [[1, 2], /^options must be an object \(got an array\)$/],
+      [{ root: 5 }, /^root must be a directory path \(got number\)$/],
+      [{ roots: 'x' }, /^roots must be an array of/],
+      [{ roots: [{ label: 'a' }] }, /^roots must be an array of/],
+      [{ root: repo.root, signal: { aborted: false } }, /^signal must be an AbortSignal \(got object\)$/],
+      [{ root: repo.root, onProgress: 'log' }, /^onProgress must be a function/],
+      [{ root: repo.root, logger: 1 }, /^logger must be an object/],
+    ];
+    for (const [options, message] of cases) {
+      const error = await retrieve('requestTimeout', options as RetrieveOptions).catch((e: unknown) => e);
+      expect(error, JSON.stringify(options)).toMatchObject({ name: 'UsageError', code: 'bad_option', message: expect.stringMatching(message) });
+    }
+    const { trace } = await import('../../src/orchestrator/call-trace.js');
+    const { locate } = await import('../../src/orchestrator/locate.js');
+    await expect(trace('requestTimeout', null as unknown as object)).rejects.toMatchObject({ name: 'UsageError', message: 'options must be an object (got null)' });
+    await expect(locate('Error: x', { root: 5 } as unknown as object)).rejects.toMatchObject({ name: 'UsageError', message: 'root must be a directory path (got number)' });
   });
 
   it('stops on abort', async () => {
