@@ -6,7 +6,7 @@
  * walk and the ignore rules cost about a second at 100,000 files, where a JavaScript walk
  * testing every path against every rule of a few hundred nested .gitignore files took minutes.
  */
-import { lstatSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchScope } from '../core/deps.js';
@@ -56,6 +56,11 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
     if (record === '') return;
     // `--null` ends every path with NUL: a line break in a record is not rg's list, unless a file is named so
     if (record.includes('\n') && !isFile(join(root, record))) throw new SearchError('search_failed', `ripgrep printed something other than its file list: ${JSON.stringify(record.slice(0, 80))}`);
+    // a name that is not UTF-8 reads with U+FFFD in it, a path no file has: it cannot be read or packed
+    if (record.includes('\uFFFD') && !existsSync(join(root, record))) {
+      skipped.undecodable_name = (skipped.undecodable_name ?? 0) + 1;
+      return;
+    }
     const path = toPosix(record);
     if (!inScope(path)) return;
     // Sizes are not known here: rg's --max-filesize already left oversized files out.
@@ -63,6 +68,7 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
     if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
     else if (included(path)) files.push(path);
   });
+  if (skipped.undecodable_name) context.logger.warn(`${skipped.undecodable_name} file name(s) under ${root} are not valid UTF-8: those files are not searched`);
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { files, avgSize: await sampleMeanSize(root, files), skipped };
 }

@@ -180,6 +180,16 @@ describe('listFiles', () => {
     }
   });
 
+  it.runIf(process.platform === 'linux')('leaves out, and names, a file whose name is not UTF-8 (it was listed under a name no file has, ranked, then dropped unsaid)', async () => {
+    const r = repo({ 'src/ok.ts': 'export function resetPassword() {}\n' });
+    writeFileSync(Buffer.concat([Buffer.from(join(r.root, 'src', 'reset')), Buffer.from([0xff]), Buffer.from('.ts')]), 'export function resetPassword() {}\n');
+    const warnings: string[] = [];
+    const list = await listSearchableFiles(scopeOf(r.root), { rgPath: await resolveRgPath(process.env, silentLogger), logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) } });
+    expect(list.files).toEqual(['src/ok.ts']);
+    expect(list.skipped).toMatchObject({ undecodable_name: 1 });
+    expect(warnings).toEqual([`1 file name(s) under ${r.root} are not valid UTF-8: those files are not searched`]);
+  });
+
   it('caches the listing per scope for the searcher lifetime', async () => {
     const r = repo({ 'a.ts': 'a' });
     const searcher = createSearcher();
