@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CtxloopError, UsageError } from '../core/errors.js';
 import type { RetrieveOptions } from '../core/options.js';
 import { reportFailure } from '../cli/fail.js';
@@ -43,7 +44,17 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
       stdin.once('end', done);
       stdin.once('close', done);
       io.signal?.addEventListener('abort', () => done(), { once: true });
-      transport.onerror = (error) => void (broken ??= error);
+      transport.onerror = (error) => {
+        // A line that is not JSON, or not JSON-RPC: the transport drops it and reads on. The
+        // client is told (JSON-RPC's parse error, id null), or it would wait for an answer for ever.
+        const bad = error instanceof SyntaxError ? { code: -32700, message: 'Parse error: a request line is not JSON' } : error.name === 'ZodError' ? { code: -32600, message: 'Invalid Request: a line is not a JSON-RPC message' } : undefined;
+        if (!bad) {
+          broken ??= error;
+          return;
+        }
+        reporter.logger.warn(`mcp: ${bad.message}`);
+        transport.send({ jsonrpc: '2.0', id: null, error: bad } as unknown as JSONRPCMessage).catch(() => undefined);
+      };
       transport.onclose = () => done();
     });
     await server.connect(transport);

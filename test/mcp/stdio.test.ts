@@ -175,6 +175,33 @@ describe.runIf(existsSync(BIN))('ctxloop mcp on a request over the transport\'s 
   });
 });
 
+describe.runIf(existsSync(BIN))('ctxloop mcp on a line that is not JSON-RPC', () => {
+  it('answers it with a JSON-RPC error (id null) instead of silence, says so on stderr, and serves on', async () => {
+    const repo = makeRepo(FILES);
+    try {
+      const child = spawn(process.execPath, [BIN, 'mcp', '--root', repo.root, '--no-cache'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
+      const lines = (): Array<Record<string, unknown>> => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const until = (test: () => boolean): Promise<void> => new Promise((done) => { const check = (): void => void (test() ? done() : setTimeout(check, 20)); check(); });
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`);
+      child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"x","budget":Infinity}}}\n');
+      child.stdin.write('{"hello":1}\n');
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' })}\n`);
+      await until(() => lines().some((m) => m.id === 3));
+      child.stdin.end();
+      expect(await new Promise<number | null>((done) => child.on('exit', done))).toBe(0);
+      const errors = lines().filter((m) => m.id === null).map((m) => (m.error as { code: number }).code);
+      expect(errors).toEqual([-32700, -32600]);
+      expect(stderr).toContain('warning: mcp: Parse error: a request line is not JSON');
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
+
 describe.runIf(existsSync(BIN))('ctxloop mcp flags', () => {
   const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     new Promise((done) => {
