@@ -1,6 +1,7 @@
 import type { parseArgs, ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { settingsSchema } from '../core/options.js';
+import { parseDecimal } from '../core/numbers.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 type ArgToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
@@ -19,7 +20,7 @@ type NumberField = 'maxCycles' | 'threshold' | 'budget' | 'deepDepth';
  */
 export function parseNumberFlag(flag: string, raw: string, field: NumberField): number {
   const schema = settingsSchema.shape[field].unwrap();
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  const value = parseDecimal(raw);
   if (!Number.isFinite(value)) throw badFlag(`${flag} must be a number (got ${JSON.stringify(raw)})`);
   if (schema.isInt && !Number.isInteger(value)) throw badFlag(`${flag} must be a whole number (got ${raw})`);
   if (!schema.safeParse(value).success) {
@@ -108,7 +109,7 @@ function editDistance(a: string, b: string): number {
 
 /** A whole-number flag within bounds, for flags that are not settings (`--depth`, `--history-depth`). */
 export function parseIntFlag(flag: string, raw: string, min: number, max: number): number {
-  const value = raw.trim() === '' ? Number.NaN : Number(raw);
+  const value = parseDecimal(raw);
   if (!Number.isInteger(value)) throw badFlag(`${flag} must be a whole number (got ${JSON.stringify(raw)})`);
   if (value < min || value > max) throw badFlag(`${flag} must be between ${min} and ${max} (got ${raw})`);
   return value;

@@ -2,6 +2,7 @@ import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { leavesRoot } from './inside.js';
+import { parseDecimal } from './numbers.js';
 import type { Logger } from './log.js';
 import type { ProgressEvent } from './types.js';
 
@@ -307,6 +308,12 @@ export function readEnv(env: Record<string, string | undefined>, name: string): 
 }
 
 /** Settings from `CTXLOOP_*` environment variables. */
+function envNumber(name: string, text: string): number {
+  const value = parseDecimal(text);
+  if (Number.isNaN(value)) throw new UsageError('bad_option', `${name} must be a number (got ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)})`);
+  return value;
+}
+
 export function settingsFromEnv(env: Record<string, string | undefined>): Settings {
   const raw: Record<string, unknown> = {};
   const provider = readEnv(env, 'CTXLOOP_PROVIDER');
@@ -316,9 +323,9 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Settin
   const cache = readEnv(env, 'CTXLOOP_CACHE');
   if (cache) raw.cache = cache === 'off' || cache === 'false' || cache === '0' ? false : cache;
   const budget = readEnv(env, 'CTXLOOP_BUDGET');
-  if (budget) raw.budget = Number(budget);
+  if (budget) raw.budget = envNumber('CTXLOOP_BUDGET', budget);
   const threshold = readEnv(env, 'CTXLOOP_THRESHOLD');
-  if (threshold) raw.threshold = Number(threshold);
+  if (threshold) raw.threshold = envNumber('CTXLOOP_THRESHOLD', threshold);
   const noEgress = readEnv(env, 'CTXLOOP_NO_EGRESS');
   if (noEgress) raw.noEgress = !/^(?:0|false|no|off)$/i.test(noEgress);
   return parseSettings(raw, 'environment');

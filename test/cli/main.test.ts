@@ -103,6 +103,16 @@ describe('main: flags', () => {
     expect(await usage(['--task', 'x', '--budget', 'abc'])).toEqual({ code: 2, stdout: '', stderr: 'ctxloop: --budget must be a number (got "abc")\n' });
   });
 
+  it('numbers written in hex, binary or octal (Number read them: --budget 0x100 was 256)', async () => {
+    for (const raw of ['0x100', '0b1111111', '0o777']) {
+      expect(await usage(['--task', 'x', '--budget', raw])).toEqual({ code: 2, stdout: '', stderr: `ctxloop: --budget must be a number (got "${raw}")\n` });
+    }
+    expect((await usage(['--task', 'x', '--budget', '1e3', '--threshold', '.5', '--max-cycles', 'x'])).stderr).toBe('ctxloop: --max-cycles must be a number (got "x")\n');
+    const { settingsFromEnv } = await import('../../src/core/options.js');
+    expect(() => settingsFromEnv({ CTXLOOP_BUDGET: '0x100' })).toThrow('CTXLOOP_BUDGET must be a number (got "0x100")');
+    expect(settingsFromEnv({ CTXLOOP_BUDGET: '4000', CTXLOOP_THRESHOLD: '0.6' })).toMatchObject({ budget: 4000, threshold: 0.6 });
+  });
+
   it('--provider and --format outside their lists', async () => {
     expect((await usage(['--task', 'x', '--provider', 'gemini'])).stderr).toBe('ctxloop: --provider must be one of auto, offline, anthropic, openai (got "gemini")\n');
     expect((await usage(['--task', 'x', '--format', 'yaml'])).stderr).toBe('ctxloop: --format must be one of json, md, paths (got "yaml")\n');
