@@ -64,7 +64,7 @@ export const PROVIDERS = settingsSchema.shape.provider.unwrap().options;
  * Turns a `util.parseArgs` error into one line ending with `(see ctxloop --help)`. Node's own
  * messages span several lines and mention positional-argument tricks nobody asked about.
  */
-export function toFlagError(error: unknown, known: readonly string[]): UsageError {
+export function toFlagError(error: unknown, known: readonly string[], positional = 'pass the task with --task "…"'): UsageError {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   const flag = /'(-{1,2}[^'\s<]+)/.exec(message)?.[1] ?? '';
@@ -74,7 +74,7 @@ export function toFlagError(error: unknown, known: readonly string[]): UsageErro
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const arg = /'([^']*)'/.exec(message)?.[1] ?? '';
-    return badFlag(`unexpected argument ${JSON.stringify(arg)}: pass the task with --task "…" ${SEE_HELP}`);
+    return badFlag(`unexpected argument ${JSON.stringify(arg)}: ${positional} ${SEE_HELP}`);
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     if (message.includes('does not take an argument')) return badFlag(`${flag} does not take a value ${SEE_HELP}`);

@@ -31,13 +31,13 @@ export interface ToolArgs {
 }
 
 /** argv → the command's own flag values and the shared ones, checked. Throws `UsageError` naming the flag. */
-export function parseToolArgs(argv: string[], cwd: string, own: FlagSpec): { values: FlagValues; common: ToolArgs } {
+export function parseToolArgs(argv: string[], cwd: string, own: FlagSpec, positional?: string): { values: FlagValues; common: ToolArgs } {
   const options = { ...TOOL_FLAGS, ...own };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
-    throw toFlagError(error, Object.keys(options));
+    throw toFlagError(error, Object.keys(options), positional);
   }
   rejectRepeatedFlags(parsed.tokens ?? [], options);
   const values = parsed.values as FlagValues;

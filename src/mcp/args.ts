@@ -66,7 +66,7 @@ export function parseMcpArgs(argv: string[], cwd: string): McpArgs {
   try {
     parsed = parse(argv);
   } catch (error) {
-    throw toFlagError(error, Object.keys(MCP_FLAGS));
+    throw toFlagError(error, Object.keys(MCP_FLAGS), 'mcp takes flags only');
   }
   rejectRepeatedFlags(parsed.tokens, MCP_FLAGS);
   const { values } = parsed;

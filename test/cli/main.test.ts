@@ -113,6 +113,20 @@ describe('main: flags', () => {
     expect(settingsFromEnv({ CTXLOOP_BUDGET: '4000', CTXLOOP_THRESHOLD: '0.6' })).toMatchObject({ budget: 4000, threshold: 0.6 });
   });
 
+  it('a stray argument gets the hint of its own command, and an empty --error is refused as empty', async () => {
+    const line = async (argv: string[]): Promise<string> => {
+      const io = makeIo();
+      expect(await main(argv, io)).toBe(2);
+      return io.stderr.text.split('\n')[0]!;
+    };
+    expect(await line(['trace', '--symbol', 'a', 'extra'])).toBe('ctxloop: unexpected argument "extra": pass the symbol with --symbol NAME (see ctxloop --help)');
+    expect(await line(['locate', '--error', '-', 'extra'])).toBe('ctxloop: unexpected argument "extra": pass the error text with --error FILE, or on stdin (see ctxloop --help)');
+    expect(await line(['mcp', 'extra'])).toBe('ctxloop: unexpected argument "extra": mcp takes flags only (see ctxloop --help)');
+    expect(await line(['retrieve', 'extra'])).toBe('ctxloop: unexpected argument "extra": pass the task with --task "…" (see ctxloop --help)');
+    // it read the working directory as the error file: "cannot read … (is a directory)"
+    expect(await line(['locate', '--error', ''])).toBe('ctxloop: --error must not be empty (see ctxloop --help)');
+  });
+
   it('--provider and --format outside their lists', async () => {
     expect((await usage(['--task', 'x', '--provider', 'gemini'])).stderr).toBe('ctxloop: --provider must be one of auto, offline, anthropic, openai (got "gemini")\n');
     expect((await usage(['--task', 'x', '--format', 'yaml'])).stderr).toBe('ctxloop: --format must be one of json, md, paths (got "yaml")\n');

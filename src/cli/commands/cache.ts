@@ -58,7 +58,7 @@ export async function runCacheCommand(argv: string[], io: Io): Promise<number> {
     try {
       parsed = parseCacheFlags(rest);
     } catch (error) {
-      throw toFlagError(error, Object.keys(FLAGS));
+      throw toFlagError(error, Object.keys(FLAGS), 'cache takes stats or clear, then flags');
     }
     rejectRepeatedFlags(parsed.tokens, FLAGS);
     const values: { root?: string; cache?: string; all?: boolean; json?: boolean } = parsed.values;

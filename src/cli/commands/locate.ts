@@ -17,6 +17,7 @@ export function locateCommand(argv: string[], io: Io): Promise<number> {
   return runToolCommand<LocateResult>(argv, io, {
     help: renderLocateHelp,
     flags: { error: { type: 'string' }, 'history-depth': { type: 'string' } },
+    positional: 'pass the error text with --error FILE, or on stdin',
     async run(values, common, { logger }) {
       const options: LocateOptions = { root: common.root, ...common.search, logger, env: io.env };
       if (typeof values['history-depth'] === 'string') options.historyDepth = parseIntFlag('--history-depth', values['history-depth'], 0, 100_000);
@@ -39,6 +40,7 @@ async function readErrorText(source: string | undefined, io: Io): Promise<string
     if (!io.stdin) throw new UsageError('no_task', '--error - reads stdin, but there is no stdin', { hint: HINT });
     text = await readAll(io.stdin);
   } else {
+    if (source.trim() === '') throw new UsageError('bad_option', `--error must not be empty ${SEE_HELP}`, { hint: HINT });
     text = await readFlagFile('--error', resolve(io.cwd, source));
   }
   if (!text.trim()) throw new UsageError('no_task', `the error text is empty${source && source !== '-' ? ` in ${source}` : ''}`, { hint: HINT });

@@ -12,6 +12,8 @@ import { writeOutput } from '../write.js';
 export interface ToolCommand<R> {
   help(): string;
   flags: Parameters<typeof parseToolArgs>[2];
+  /** How the command's own input is given, for a stray argument: `pass the symbol with --symbol NAME`. */
+  positional: string;
   run(values: FlagValues, common: ToolArgs, context: { io: Io; logger: Logger }): Promise<R>;
   renderJson(result: R): string;
   renderText(result: R): string;
@@ -25,7 +27,7 @@ export async function runToolCommand<R>(argv: string[], io: Io, command: ToolCom
   }
   let view: FailureView = guessFailureView(argv, io);
   try {
-    const { values, common } = parseToolArgs(argv, io.cwd, command.flags);
+    const { values, common } = parseToolArgs(argv, io.cwd, command.flags, command.positional);
     view = { ...view, format: common.json ? 'json' : 'md', verbose: common.verbose, color: useColor(io.stderr, io.env, common.noColor) };
     const reporter = createReporter({ stderr: io.stderr, quiet: common.quiet, verbose: common.verbose, color: view.color });
     const result = await command.run(values, common, { io, logger: reporter.logger });

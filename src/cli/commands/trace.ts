@@ -15,6 +15,7 @@ export function traceCommand(argv: string[], io: Io): Promise<number> {
   return runToolCommand<TraceResult>(argv, io, {
     help: renderTraceHelp,
     flags: { symbol: { type: 'string' }, direction: { type: 'string' }, depth: { type: 'string' } },
+    positional: 'pass the symbol with --symbol NAME',
     async run(values, common, { logger }) {
       const symbol = typeof values.symbol === 'string' ? values.symbol.trim() : '';
       if (!symbol) throw new UsageError('bad_option', `--symbol is required: the function, method or class to trace ${SEE_HELP}`);
