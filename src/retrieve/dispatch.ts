@@ -40,7 +40,8 @@ export interface SearcherOptions {
 }
 
 export function createSearcher(options: SearcherOptions = {}): Searcher {
-  const logger = options.logger ?? silentLogger;
+  // The listing and every scan of a run meet the same unreadable file: its warning is said once.
+  const logger = warningsOnce(options.logger ?? silentLogger);
   const env = options.env ?? process.env;
   let rgPath: Promise<string> | undefined;
   const lists = new Map<string, Promise<FileList>>();
@@ -132,6 +133,21 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
       const path = await rg();
       return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, warnOnce, timeout, signal, hung });
     },
+  };
+}
+
+/** `logger`, with each distinct warning passed on once. */
+function warningsOnce(logger: Logger): Logger {
+  const said = new Set<string>();
+  return {
+    debug: (message) => logger.debug(message),
+    info: (message) => logger.info(message),
+    warn: (message) => {
+      if (said.has(message)) return;
+      said.add(message);
+      logger.warn(message);
+    },
+    error: (message) => logger.error(message),
   };
 }
 

@@ -151,7 +151,9 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   if (code === 0 || code === 1) return;
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const killedBy = code === null ? child.signalCode : null;
-  const firstLine = lines[0]?.replace(/^rg: /, '') ?? (killedBy ? `killed by ${killedBy}` : `exit code ${String(code)}`);
+  const said = lines[0]?.replace(/^rg: /, '');
+  // a path of 4,000 characters makes a warning nobody reads: its end (the reason) is kept
+  const firstLine = said === undefined ? (killedBy ? `killed by ${killedBy}` : `exit code ${String(code)}`) : said.length > 300 ? `…${said.slice(-299)}` : said;
   // rg also exits 2 when it finished but could not read some files: the matches it found stand
   if (code === 2 && (exit.finished ?? (lines.length > 0 && lines.every(isFileError)))) {
     run.logger.warn(`ripgrep skipped some files in ${run.root}: ${firstLine}`);

@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { stem } from '../../src/core/text.js';
 import type { Candidate, Query } from '../../src/core/types.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
+import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -64,6 +65,22 @@ describe('search', () => {
     expect(paths(found.candidates)).toEqual(['src/a.ts']);
     expect(byPath(found.candidates)['src/a.ts']!.sources).toContain('content');
     expect(warnings).toEqual([]);
+  });
+
+  it('says a skipped file once though the listing and the scan both meet it, its path cut to its end when long', async () => {
+    const r = repo({ 'src/a.ts': 'const token = 1;\n' });
+    const real = await resolveRgPath(process.env, silentLogger);
+    const fake = join(r.root, 'rg.sh');
+    const long = `${'deep/'.repeat(200)}locked`;
+    writeFileSync(fake, `#!/bin/sh\n'${real}' "$@"\necho "rg: ./${long}: Permission denied (os error 13)" >&2\nexit 2\n`);
+    chmodSync(fake, 0o755);
+    const warnings: string[] = [];
+    const searcher = createSearcher({ logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) }, env: { CTXLOOP_RG: fake } });
+    const found = await searcher.search(request(r.root, { keywords: ['token'] }), undefined);
+    expect(paths(found.candidates)).toEqual(['src/a.ts']);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^ripgrep skipped some files in .*: …[^ ]*deep\/locked: Permission denied \(os error 13\)$/);
+    expect(warnings[0]!.length).toBeLessThan(500);
   });
 
   it('honors .gitignore and nested .gitignore, and skips vendored, binary and secret files', async () => {
