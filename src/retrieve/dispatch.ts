@@ -306,9 +306,9 @@ function throwIfBadGlob(error: Error): void {
   if (bad) throw new UsageError('bad_option', `an include or exclude glob is not valid: ${bad[0]}`, { hint: 'check --include, --exclude and the config file; a literal [ or { is written [[] or [{]' });
 }
 
-/** rg ran out of its time (`searchTimeout`). */
+/** rg ran out of its time (`searchTimeout`) or its memory: it would only do it again. */
 function isTimeout(error: unknown): boolean {
-  return isSearchFailure(error) && /^ripgrep timed out after /.test((error as Error).message);
+  return isSearchFailure(error) && /^ripgrep (?:timed out after|held more than) /.test((error as Error).message);
 }
 
 /** rg ran and failed (crashed, killed, timed out, unreadable output); not a missing rg, not an abort. */

@@ -4,7 +4,7 @@
  * kind of run (listing, identifier scan, JSON lines).
  */
 import { spawn } from 'node:child_process';
-import { lstatSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -24,6 +24,8 @@ export interface RgProcess {
   timeout?: number | undefined;
   /** Called when rg finished but could not read some files (their matches are missing). */
   onSkippedFiles?: (() => void) | undefined;
+  /** Bytes of memory rg may hold (Linux, where it can be read) before it is stopped. @default 2 GB */
+  maxMemory?: number | undefined;
 }
 
 export interface RgExit {
@@ -34,6 +36,32 @@ export interface RgExit {
 
 /** rg in a process group of its own, so that what it starts is killed with it (Windows has no groups). */
 const OWN_GROUP = process.platform !== 'win32';
+
+/**
+ * Memory rg may hold: ten times what a search of 100,000 files needs (about 200 MB). A
+ * `.gitignore` of 100,000 lines takes rg past it too; the listing then falls back to fast-glob.
+ */
+const MAX_RG_MEMORY = 2e9;
+
+/** Reads a process's resident memory (Linux `/proc`) every quarter second; calls `over` once past `max`. */
+function watchMemory(pid: number | undefined, max: number, over: () => void): NodeJS.Timeout | undefined {
+  if (pid === undefined || process.platform !== 'linux') return undefined;
+  const timer = setInterval(() => {
+    let resident: number;
+    try {
+      resident = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+    } catch {
+      clearInterval(timer); // gone
+      return;
+    }
+    if (resident > max) {
+      clearInterval(timer);
+      over();
+    }
+  }, 250);
+  timer.unref();
+  return timer;
+}
 
 /** How long the pipes of an rg that has exited are still read, for a child it left holding them. */
 const EXIT_GRACE_MS = 1000;
@@ -85,6 +113,15 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
           child.stderr.destroy();
         }, run.timeout);
   timer?.unref(); // never what keeps the process alive
+  // An ignore file that never ends (a `.gitignore` linking to /dev/zero) is read into memory
+  // without bound: rg grew to 16 GB before the kernel stopped it, and the machine with it.
+  let outgrew = false;
+  const watch = watchMemory(child.pid, run.maxMemory ?? MAX_RG_MEMORY, () => {
+    outgrew = true;
+    signalAll('SIGKILL');
+    child.stdout.destroy();
+    child.stderr.destroy();
+  });
   // Once rg has exited, what it printed is in the pipe, read within moments (it cannot exit with
   // more than a pipe's buffer unread). A child it left behind (a wrapper script's `sleep &`) may
   // hold the pipe open for ever: after a grace period the pipes are let go, and the run goes on.
@@ -119,7 +156,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   let drained = false;
   try {
     await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine, read).catch((error: unknown) => {
-      if (!timedOut && !orphaned) throw error;
+      if (!timedOut && !orphaned && !outgrew) throw error;
     });
     drained = true;
   } finally {
@@ -137,6 +174,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     .finally(() => {
       clearTimeout(timer);
       clearTimeout(grace);
+      clearInterval(watch);
       // whatever rg left behind in its group (a wrapper's background job) goes with it
       if (OWN_GROUP && child.pid !== undefined) {
         try {
@@ -148,6 +186,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     });
   if (run.signal?.aborted) throw abortError();
   if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);
+  if (outgrew) throw new SearchError('search_failed', `ripgrep held more than ${Math.round((run.maxMemory ?? MAX_RG_MEMORY) / 1e6)} MB of memory in ${run.root} and was stopped (an ignore file that never ends, such as a link to /dev/zero?)`);
   if (code === 0 || code === 1) return;
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const killedBy = code === null ? child.signalCode : null;

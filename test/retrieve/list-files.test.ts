@@ -190,6 +190,20 @@ describe('listFiles', () => {
     expect(warnings).toEqual([`1 file name(s) under ${r.root} are not valid UTF-8: those files are not searched`]);
   });
 
+  it.runIf(process.platform === 'linux')('stops an rg whose memory grows past its bound (an ignore file that never ends took it to 16 GB)', async () => {
+    const r = repo({ 'src/a.ts': 'x\n' });
+    const fake = join(r.root, 'greedy-rg.cjs');
+    // grows by 50 MB every 20 ms and never prints
+    writeFileSync(fake, `#!${process.execPath}\nconst kept = [];\nsetInterval(() => kept.push(Buffer.alloc(50e6, 1)), 20);\n`);
+    chmodSync(fake, 0o755);
+    const { runRg } = await import('../../src/retrieve/rg-process.js');
+    const started = Date.now();
+    const error = await runRg({ rgPath: fake, root: r.root, args: [], logger: silentLogger, timeout: 60_000, maxMemory: 300e6 }, () => undefined).catch((e: unknown) => e);
+    expect(isCtxloopError(error) && error.code).toBe('search_failed');
+    expect((error as Error).message).toMatch(/^ripgrep held more than 300 MB of memory in .* and was stopped \(an ignore file that never ends/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   it('caches the listing per scope for the searcher lifetime', async () => {
     const r = repo({ 'a.ts': 'a' });
     const searcher = createSearcher();
