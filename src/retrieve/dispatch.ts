@@ -288,7 +288,7 @@ const MAX_RG_GLOB_CHARS = 64 * 1024;
  * still filtered through the listing, so no file the listing left out can get through, and
  * the globs are only a saving: none at all past `MAX_RG_GLOBS`.
  */
-export function userGlobs(include: readonly string[], exclude: readonly string[]): string[] {
+function userGlobs(include: readonly string[], exclude: readonly string[]): string[] {
   const included = include.map(normalizeGlob).filter((g) => g !== '');
   const excluded = exclude.map(normalizeGlob).filter((g) => g !== '').map((g) => `!${g}`);
   const globs = [...included, ...excluded];

@@ -43,7 +43,11 @@ const OWN_GROUP = process.platform !== 'win32';
  */
 const MAX_RG_MEMORY = 2e9;
 
-/** Reads a process's resident memory (Linux `/proc`) every quarter second; calls `over` once past `max`. */
+/**
+ * Reads a process's resident memory (Linux `/proc`, pages taken as 4 kB: larger pages only make
+ * the bound looser) every quarter second; calls `over` once past `max`. The caller stops it when
+ * the process exits, before its pid can be another's.
+ */
 function watchMemory(pid: number | undefined, max: number, over: () => void): NodeJS.Timeout | undefined {
   if (pid === undefined || process.platform !== 'linux') return undefined;
   const timer = setInterval(() => {
@@ -122,6 +126,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     child.stdout.destroy();
     child.stderr.destroy();
   });
+  child.once('exit', () => clearInterval(watch));
   // Once rg has exited, what it printed is in the pipe, read within moments (it cannot exit with
   // more than a pipe's buffer unread). A child it left behind (a wrapper script's `sleep &`) may
   // hold the pipe open for ever: after a grace period the pipes are let go, and the run goes on.
