@@ -53,7 +53,9 @@ export const GAP_LINE = '…';
 
 /** A fence longer than any backtick run inside, so code holding ``` cannot close it early. */
 export function fenceFor(contents: readonly string[]): string {
-  const longest = Math.max(0, ...contents.flatMap((c) => c.match(/`+/g) ?? []).map((run) => run.length));
+  // a loop, not Math.max(...runs): a line of 130,000 backtick runs overflowed the stack as arguments
+  let longest = 0;
+  for (const content of contents) for (const run of content.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   return '`'.repeat(Math.max(3, longest + 1));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fenceTagOf, renderNumberedLines, renderPackedFile } from '../../src/core/pack-text.js';
+import { fenceFor, fenceTagOf, renderNumberedLines, renderPackedFile } from '../../src/core/pack-text.js';
 
 describe('pack text', () => {
   it('numbers each code line as cat -n does (number, tab) and leaves blank lines blank', () => {
@@ -23,5 +23,14 @@ describe('pack text', () => {
     expect(fenceTagOf('src/a.rs')).toBe('rust');
     expect(fenceTagOf('src/a.tsx')).toBe('typescript');
     expect(fenceTagOf('notes.txt')).toBe('');
+  });
+});
+
+describe('fenceFor', () => {
+  it('outgrows the longest backtick run, over a line of 130,000 runs (Math.max(...runs) overflowed the stack)', () => {
+    expect(fenceFor(['plain'])).toBe('```');
+    expect(fenceFor(['a ```` b', '`'])).toBe('`````');
+    expect(fenceFor(['`a '.repeat(130_000)])).toBe('```');
+    expect(fenceFor([`${'`a '.repeat(130_000)}\`\`\`\`\`\``])).toBe('```````');
   });
 });
