@@ -387,7 +387,8 @@ function excludeCache(root: string, cacheDir: string | null): string[] {
   if (cacheDir === null) return [];
   const rel = relative(root, resolve(root, cacheDir));
   if (rel === '' || leavesRoot(rel)) return [];
-  return [rel.split(sep).join('/').replace(/[\\*?[\]{}()!]/g, '\\$&')];
+  // anchored at the root: `cache` alone would be a name at any depth (`src/cache/` too)
+  return [`/${rel.split(sep).join('/').replace(/[\\*?[\]{}()!]/g, '\\$&')}`];
 }
 
 function stripUndefined<T extends object>(value: T): Settings {

@@ -77,6 +77,16 @@ describe('retrieve (real ripgrep, real files)', () => {
     }
   });
 
+  it('leaves out only the cache directory itself, not every directory of its name (src/cache/ was hidden by --cache cache)', async () => {
+    const r = makeRepo({ 'src/cache/store.ts': 'export function flushStoreEntries() {\n  return 1;\n}\n' });
+    try {
+      const result = await retrieve('flushStoreEntries in src/cache/store.ts', { root: r.root, cache: join(r.root, 'cache') });
+      expect(result.files.map((f) => f.path)).toEqual(['src/cache/store.ts']);
+    } finally {
+      r.cleanup();
+    }
+  });
+
   it('is not failed by the caller\'s callbacks: a progress callback that throws or rejects, a logger that throws', async () => {
     const plain = await retrieve('loadDefaults calls readEnv', { root: repo.root, cache: false, maxCycles: 1 });
     const unhandled: unknown[] = [];
