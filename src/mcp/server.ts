@@ -160,15 +160,18 @@ function firstLine(text: string): string {
 
 /**
  * `--confine`: every root a call names (links followed as far as the path exists) lies inside
- * one of the server's roots, or the call is refused before anything is read.
+ * one of the server's roots, or the call is refused before anything is read. The call then runs
+ * on the real paths checked, not the names given: a link switched between the check and the run
+ * cannot take it elsewhere.
  */
 async function assertConfined(options: RetrieveOptions, allowed: readonly string[]): Promise<void> {
-  const named = [...(options.root === undefined ? [] : [options.root]), ...(options.roots ?? []).map((r) => r.path)];
-  for (const path of named) {
+  const confined = async (path: string): Promise<string> => {
     const real = await realpathOfDeepest(path);
     if (!allowed.some((root) => isInsideRoot(root, real))) {
       throw new UsageError('root_not_allowed', `root ${path} is outside the directories this server serves (--confine): ${allowed.join(', ')}`);
     }
-  }
+    return real;
+  };
+  if (options.root !== undefined) options.root = await confined(options.root);
+  if (options.roots !== undefined) options.roots = await Promise.all(options.roots.map(async (r) => ({ ...r, path: await confined(r.path) })));
 }
-
