@@ -1,7 +1,9 @@
-import { open, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CACHE_NAME, cacheFileFor } from './paths.js';
 import { cacheFileSchema, LAYERS, type Layer } from './schema.js';
+import { readRegularFile } from './atomic-file.js';
 
 export interface CacheStats {
   file: string;
@@ -28,7 +30,7 @@ export async function cacheStats(dir: string, root: string): Promise<CacheStats>
   try {
     stats.bytes += (await stat(file)).size;
     stats.exists = true;
-    const parsed = cacheFileSchema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+    const parsed = cacheFileSchema.safeParse(JSON.parse(await readRegularFile(file)));
     if (!parsed.success) return { ...stats, corrupt: true };
     const times: number[] = [];
     for (const layer of LAYERS) {
@@ -74,8 +76,10 @@ async function storesIn(dir: string, names: readonly string[]): Promise<Set<stri
     if (!/^[0-9a-f]{16}\.json$/.test(name)) continue;
     let head = '';
     try {
-      const file = await open(join(dir, name), 'r');
+      // non-blocking, and regular files only: a FIFO named like a store would hang the clear
+      const file = await open(join(dir, name), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
       try {
+        if (!(await file.stat()).isFile()) continue;
         const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(256), position: 0 });
         head = buffer.toString('utf8', 0, bytesRead);
       } finally {

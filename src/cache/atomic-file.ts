@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rename, unlink, writeFile } from 'node:fs/promises';
 
 /**
  * A lowdb adapter (structurally: `read`/`write`) for one JSON file. lowdb's own JSONFile writes
@@ -13,12 +14,27 @@ export interface JsonFile {
   write(data: unknown): Promise<void>;
 }
 
+/**
+ * A file's text, when it is a regular file. Anything else in its place (a FIFO, which a plain
+ * read waits on for ever; a device; a directory) is refused at once, with code `ENOTREG`.
+ */
+export async function readRegularFile(file: string): Promise<string> {
+  // non-blocking, so that opening a FIFO does not wait for a writer
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 export function createJsonFile(file: string): JsonFile {
   return {
     async read() {
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = await readRegularFile(file);
       } catch (error) {
         // ENOTDIR: a parent is a file, so this file cannot exist either.
         const code = (error as NodeJS.ErrnoException).code;

@@ -3,13 +3,14 @@
  * the repository, an edit is seen (and only the edited file is scanned again), a broken cache is
  * rebuilt with a warning, and two runs sharing a cache at once both get the right result.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cacheFileFor, cacheStats } from '../../src/cache/store.js';
+import { clearCache } from '../../src/cache/admin.js';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
@@ -139,6 +140,23 @@ describe('a broken cache', () => {
       expect(quiet.warnings).toEqual([]);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2 });
     }
+  });
+
+  it.runIf(process.platform === 'linux')('is bypassed when a cache file is a FIFO (a read waited on it for ever: retrieve, cache stats and cache clear hung)', async () => {
+    const r = billingRepo();
+    const cache = tempDir();
+    const options: RetrieveOptions = { root: r.root, cache, provider: 'offline' };
+    const cold = await retrieve(TASK, options);
+    for (const name of readdirSync(cache).filter((n) => n.endsWith('.json'))) {
+      rmSync(join(cache, name));
+      execFileSync('mkfifo', [join(cache, name)]);
+    }
+    const logger = recording();
+    const again = await retrieve(`${TASK}.`, { ...options, logger });
+    expect(again.files).toEqual(cold.files);
+    expect(logger.warnings.some((w) => /not a regular file/.test(w))).toBe(true);
+    expect((await cacheStats(cache, r.root)).exists).toBe(true);
+    await clearCache(cache);
   });
 
   it('is bypassed with one warning when it cannot be written, and the result is the same', async () => {
