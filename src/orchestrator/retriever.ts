@@ -32,7 +32,19 @@ export interface Retriever {
 export function createRetriever(config: RetrieveOptions = {}, overrides: Partial<Deps> = {}): Retriever {
   checkCallerOptions(config);
   const caches = new Map<string, Promise<Cache>>();
-  let roles: Promise<Roles> | undefined;
+  // by folders: one call's agents (a repository's config may name its own) are not another's,
+  // and a folder that failed to load is read again by the next call that names it
+  const roles = new Map<string, Promise<Roles>>();
+  const rolesFor = (agentsDir: string | undefined, promptsDir: string | undefined): Promise<Roles> => {
+    const key = JSON.stringify([agentsDir ?? null, promptsDir ?? null]);
+    let pending = roles.get(key);
+    if (!pending) {
+      pending = import('../roles/agents.js').then((m) => m.loadRoles({ agentsDir, promptsDir }));
+      roles.set(key, pending);
+      pending.catch(() => roles.delete(key));
+    }
+    return pending;
+  };
 
   // The logger of the call that opens a root's cache hears its warnings (a file moved aside, a write refused).
   const cacheFor = (resolved: ResolvedOptions, deps: Partial<Deps>, logger: Logger): Promise<Cache> => {
@@ -59,10 +71,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     // The roles are read (and checked) when a model will use them, or when the user named a folder
     // of their own, whose mistakes show at start either way; an offline run on the bundled ones
     // skips them (and the YAML and schema modules they load).
-    if (choice.model || resolved.agentsDir !== undefined || resolved.promptsDir !== undefined) {
-      roles ??= import('../roles/agents.js').then((m) => m.loadRoles({ agentsDir: resolved.agentsDir, promptsDir: resolved.promptsDir }));
-    }
-    const loaded = await roles;
+    const loaded = choice.model || resolved.agentsDir !== undefined || resolved.promptsDir !== undefined ? await rolesFor(resolved.agentsDir, resolved.promptsDir) : undefined;
     if (resolved.noEgress && choice.model) throw egressRefused(choice);
     // a fallback is said once, as the warning it is (its note says the same)
     if (announce) {

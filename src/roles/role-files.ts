@@ -1,5 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { readRegularFile } from '../cache/atomic-file.js';
 import { UsageError } from '../core/errors.js';
 import { BUNDLED_AGENTS_DIR, BUNDLED_PROMPTS_DIR } from './bundled-dirs.js';
 import type { RoleErrorCode } from './front-matter.js';
@@ -11,6 +12,9 @@ export interface RoleFile {
   display: string;
   text: string;
 }
+
+/** The largest agent or prompt file read (the bundled ones are a few kB). */
+const MAX_ROLE_FILE = 1024 * 1024;
 
 /** Every `*.md` in `dir` but a README, sorted by name. A missing folder is a usage error. */
 export async function readRoleFiles(dir: string, code: RoleErrorCode): Promise<RoleFile[]> {
@@ -29,8 +33,13 @@ export async function readRoleFiles(dir: string, code: RoleErrorCode): Promise<R
     files.map(async (name) => {
       const path = join(dir, name);
       const display = bundled ? `${basename(dir)}/${name}` : path;
+      // a regular file of its own, of a sensible size: a FIFO hung the run, a link could bring in
+      // any file (a prompt from outside the repository), a device would never end
+      const info = await lstat(path).catch(() => undefined);
+      if (info && !info.isFile()) throw new UsageError(code, `${display}: not a regular file (a link, a FIFO, a device or a folder), so not read`, { hint: `put the ${what.slice(0, -1)} file itself in the folder` });
+      if (info && info.size > MAX_ROLE_FILE) throw new UsageError(code, `${display}: ${info.size} bytes, more than a role file holds (at most ${MAX_ROLE_FILE})`);
       try {
-        return { path, display, text: await readFile(path, 'utf8') };
+        return { path, display, text: await readRegularFile(path) };
       } catch (error) {
         throw new UsageError(code, `${display}: cannot be read (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
       }

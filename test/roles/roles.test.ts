@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAgents, loadRoles } from '../../src/roles/agents.js';
@@ -70,6 +71,41 @@ describe('user folders', () => {
     expect([...agents.keys()]).toEqual(['mine']);
     expect(agents.get('mine')).toMatchObject({ model: { default: 'haiku' }, tools: ['Read', 'Grep'], body: 'Do the thing.', file: join(dir, 'mine.md') });
     expect(prompts.has('evaluate')).toBe(true);
+  });
+
+  it('reads only regular files of at most 1 MB: a FIFO hung the run, a link brought in any file', async () => {
+    const dir = folder({ 'mine.md': agent('mine') });
+    execFileSync('mkfifo', [join(dir, 'zz.md')]);
+    const fifo = await usageErrorOf(loadAgents(dir));
+    expect(fifo.message).toBe(`${join(dir, 'zz.md')}: not a regular file (a link, a FIFO, a device or a folder), so not read`);
+    rmSync(join(dir, 'zz.md'));
+    const outside = makeRepo({ 'secret.md': agent('stolen') }, { git: false });
+    try {
+      symlinkSync(join(outside.root, 'secret.md'), join(dir, 'yy.md'));
+      expect((await usageErrorOf(loadAgents(dir))).message).toMatch(/yy\.md: not a regular file/);
+    } finally {
+      outside.cleanup();
+    }
+    rmSync(join(dir, 'yy.md'));
+    writeFileSync(join(dir, 'big.md'), `${agent('big')}${'x'.repeat(1_100_000)}`);
+    expect((await usageErrorOf(loadAgents(dir))).message).toMatch(/big\.md: \d+ bytes, more than a role file holds/);
+  });
+
+  it('a retriever reads each call\'s own folders: a bad folder fails its call, not every later one', async () => {
+    const { createRetriever } = await import('../../src/orchestrator/retriever.js');
+    const bad = makeRepo({ 'a.ts': 'export function verifyEmail() {}\n', 'ag/x.md': 'no front matter\n', 'ctxloop.config.json': '{"agentsDir":"ag"}' });
+    const good = makeRepo({ 'a.ts': 'export function verifyEmail() {}\n' });
+    try {
+      const retriever = createRetriever({ cache: false, provider: 'offline' });
+      await expect(retriever.retrieve('verifyEmail', { root: bad.root })).rejects.toMatchObject({ code: 'bad_agent' });
+      expect((await retriever.retrieve('verifyEmail', { root: good.root })).files.map((f) => f.path)).toEqual(['a.ts']);
+      // fixed, the same folder is read again
+      writeFileSync(join(bad.root, 'ag', 'x.md'), agent('mine'));
+      expect((await retriever.retrieve('verifyEmail', { root: bad.root })).files.map((f) => f.path)).toEqual(['a.ts']);
+    } finally {
+      bad.cleanup();
+      good.cleanup();
+    }
   });
 
   it('a missing field is one line naming the file and the field', async () => {
