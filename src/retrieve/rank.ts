@@ -121,7 +121,7 @@ function findMentions(mentions: readonly string[], list: FileList): Array<[strin
   return out;
 }
 
-/** Mentions, literals and symbols first; then Σ weight·idf·saturated tf; ties by path. */
+/** Mentions first, then literals and symbols; then Σ weight·idf·saturated tf; ties by path. */
 function orderByEvidence(entries: Entry[], query: Query, stats: SearchStats): Entry[] {
   const N = stats.totalFiles;
   const idfs = new Map<string, number>();
@@ -136,7 +136,9 @@ function orderByEvidence(entries: Entry[], query: Query, stats: SearchStats): En
   const scoreOf = (e: Entry): number =>
     // a keyword the planner gave no weight still counts, as a plain term
     Object.entries(e.tally?.termFreq ?? {}).reduce((sum, [k, tf]) => sum + (own(query.weights, k) ?? 1) * idf(k) * (tf / (tf + SATURATION)), 0);
-  const strongOf = (e: Entry): number => (e.mentions.length + (e.tally?.literals.size ?? 0) + (e.tally?.symbols.size ?? 0) > 0 ? 0 : 1);
+  // A file the task names by its path first, whatever else matches: the cut must not drop it
+  // behind 150 files calling a symbol it defines. Then literal and symbol matches, then the rest.
+  const strongOf = (e: Entry): number => (e.mentions.length > 0 ? 0 : (e.tally?.literals.size ?? 0) + (e.tally?.symbols.size ?? 0) > 0 ? 1 : 2);
   const ranked = entries.map((e) => ({ e, strong: strongOf(e), score: scoreOf(e) }));
   ranked.sort((a, b) => a.strong - b.strong || b.score - a.score || (a.e.path < b.e.path ? -1 : a.e.path > b.e.path ? 1 : 0));
   return ranked.map((r) => r.e);

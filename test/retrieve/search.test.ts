@@ -83,6 +83,15 @@ describe('search', () => {
     expect(warnings[0]!.length).toBeLessThan(500);
   });
 
+  it('keeps a file the task names by path ahead of the cut, though more files than kept use its symbol', async () => {
+    const files: Record<string, string> = { 'src/hub.ts': 'export function hubFunction() {\n  return 1;\n}\n' };
+    for (let i = 0; i < 160; i++) files[`src/users/u${i}.ts`] = `import { hubFunction } from '../hub';\nexport const v${i} = hubFunction() + hubFunction();\n`;
+    const r = repo(files);
+    const found = await createSearcher({ logger: silentLogger }).search(request(r.root, { keywords: ['hubfunction', 'hub', 'function'], symbols: ['hubFunction'], paths: ['src/hub.ts'] }, { maxCandidates: 150 }), undefined);
+    expect(found.candidates).toHaveLength(150);
+    expect(found.candidates[0]!.path).toBe('src/hub.ts');
+  });
+
   it('honors .gitignore and nested .gitignore, and skips vendored, binary and secret files', async () => {
     const r = repo({
       '.gitignore': 'dist/\n',
