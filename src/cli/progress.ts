@@ -1,5 +1,6 @@
 import type { Logger } from '../core/log.js';
 import type { ProgressEvent, Query, RetrieveResult } from '../core/types.js';
+import { shownPath, shownText } from '../core/pack-text.js';
 import { createPaint } from './io.js';
 import type { OutputStream } from './write.js';
 
@@ -28,6 +29,8 @@ export interface Reporter {
 export function createReporter({ stderr, quiet, verbose, color }: ReporterOptions): Reporter {
   const paint = createPaint(color);
   const say = (line: string): void => void stderr.write(`${line}\n`);
+  // what is said may quote file names and task text: their control characters are not run by the terminal
+  const text = shownText;
   const cycleLines = !quiet && (verbose || stderr.isTTY === true);
   const dispatched = new Map<number, { candidates: number; ms: number }>();
   const reported = new Set<number>();
@@ -39,18 +42,18 @@ export function createReporter({ stderr, quiet, verbose, color }: ReporterOption
     say(`cycle ${cycle}: ${found.candidates} candidates, ${kept} kept ${paint.dim(`(${Math.round(found.ms + evaluateMs)} ms)`)}`);
   };
   const detail = (line: string): void => {
-    if (verbose) say(paint.dim(line));
+    if (verbose) say(paint.dim(text(line)));
   };
 
   const logger: Logger = {
-    debug: (message) => detail(`debug: ${message}`),
+    debug: (message) => detail(`debug: ${text(message)}`),
     info: (message) => {
-      if (!quiet) say(message);
+      if (!quiet) say(text(message));
     },
     warn: (message) => {
-      if (!quiet) say(`${paint.yellow('warning:')} ${message}`);
+      if (!quiet) say(`${paint.yellow('warning:')} ${text(message)}`);
     },
-    error: (message) => say(`${paint.red('error:')} ${message}`),
+    error: (message) => say(`${paint.red('error:')} ${text(message)}`),
   };
 
   const onProgress = (event: ProgressEvent): void => {
@@ -83,8 +86,8 @@ export function createReporter({ stderr, quiet, verbose, color }: ReporterOption
     if (result.files.length === 0) {
       const cut = result.cut?.[0];
       const best = result.candidates[0];
-      if (cut) say(`${paint.yellow('warning:')} no file fit the token budget (the first cut: ${cut.path}, ${cut.tokens} tokens); raise --budget to have it`);
-      else say(`${paint.yellow('warning:')} no file reached the threshold${best ? ` (best candidate: ${best.path}, ${best.score.toFixed(2)})` : ''}`);
+      if (cut) say(`${paint.yellow('warning:')} no file fit the token budget (the first cut: ${shownPath(cut.path)}, ${cut.tokens} tokens); raise --budget to have it`);
+      else say(`${paint.yellow('warning:')} no file reached the threshold${best ? ` (best candidate: ${shownPath(best.path)}, ${best.score.toFixed(2)})` : ''}`);
     }
   };
 

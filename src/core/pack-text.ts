@@ -19,10 +19,16 @@ export function fenceTagOf(path: string): string {
 
 /**
  * A path as Markdown shows it: a control character in a file name (an escape sequence a terminal
- * would run) shown as U+FFFD. JSON and `--format paths` keep the path as it is.
+ * would run, C0 or C1) or a bidirectional override (U+202E turns `exe.txt` into `txt.exe`) shown
+ * as U+FFFD. JSON and `--format paths` into a pipe keep the path as it is.
  */
 export function shownPath(path: string): string {
-  return path.replace(/[\x00-\x1f\x7f]/g, '\uFFFD');
+  return path.replace(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '\uFFFD');
+}
+
+/** Text for a terminal that may quote file names (gaps, warnings, locate and trace lines): as `shownPath`, tabs and line breaks kept. */
+export function shownText(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '\uFFFD');
 }
 
 /** `## path (score 0.93)` and the reason: what precedes a file's regions. */

@@ -73,3 +73,22 @@ describe('exitCodeFor', () => {
     expect(exitCodeFor(outcome)).toBe(code);
   });
 });
+
+describe('file names and text a terminal would run', () => {
+  const ESC = '\x1b[31m';
+  const bad = `src/e${ESC}x\u202Efdp.ts`;
+
+  it('shows escape sequences, C1 controls and bidi overrides as U+FFFD in locate, trace, gaps and paths', async () => {
+    const { renderLocateText } = await import('../../src/cli/render/locate.js');
+    const { renderTraceText } = await import('../../src/cli/render/trace.js');
+    const { shownPath } = await import('../../src/core/pack-text.js');
+    const located = renderLocateText({ root: '/r', frames: [], historyCommits: 0, error: { type: 'Error', message: `boom ${ESC}` }, candidates: [{ path: bad, line: 1, symbol: 'f', confidence: 0.5, reason: `called in ${bad}` } as never] });
+    const traced = renderTraceText({ symbol: 'f', root: '/r', direction: 'both', depth: 1, truncated: false, definitions: [{ symbol: 'f', file: bad, line: 1, kind: 'function' }] });
+    const md = renderMarkdown({ ...sampleResult(), gaps: [`where is g defined? (called in ${bad})`] });
+    for (const text of [located, traced, md]) {
+      expect(text).not.toMatch(/[\x1b\u202e\x9b]/);
+      expect(text).toContain('src/e\uFFFD[31mx\uFFFDfdp.ts');
+    }
+    expect(shownPath('a\x9b31mb')).toBe('a\uFFFD31mb');
+  });
+});

@@ -1,4 +1,5 @@
 import type { LocateResult } from '../../core/types.js';
+import { shownText } from '../../core/pack-text.js';
 
 /** `locate --json`: the result as it is. */
 export function renderLocateJson(result: LocateResult): string {
@@ -16,5 +17,6 @@ export function renderLocateText(result: LocateResult): string {
     const where = `${c.path}${c.line === undefined ? '' : `:${c.line}`}${c.symbol ? ` (${c.symbol})` : ''}`;
     lines.push(`${i + 1}. ${where}  ${c.confidence.toFixed(2)}`, `   ${c.reason}`);
   });
-  return `${lines.join('\n')}\n`;
+  // file names and the error's own text may hold escape sequences a terminal would run
+  return `${shownText(lines.join('\n'))}\n`;
 }

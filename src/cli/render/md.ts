@@ -1,4 +1,4 @@
-import { describeRegion, renderPackedFile, shownPath } from '../../core/pack-text.js';
+import { describeRegion, renderPackedFile, shownPath, shownText } from '../../core/pack-text.js';
 import type { CutRegion, RetrieveResult } from '../../core/types.js';
 
 /** Candidates listed under the packed files: enough to show what nearly made it. */
@@ -17,7 +17,7 @@ export function renderMarkdown(result: RetrieveResult): string {
   for (const file of result.files) blocks.push(renderPackedFile(file));
   if (result.cut && result.cut.length > 0) blocks.push('## Cut for the budget', renderCut(result.cut));
   if (result.candidates.length > 0) blocks.push('## Candidates', renderCandidates(result));
-  if (result.gaps.length > 0) blocks.push('## Gaps', result.gaps.map((gap) => `- ${gap}`).join('\n'));
+  if (result.gaps.length > 0) blocks.push('## Gaps', result.gaps.map((gap) => `- ${shownText(gap)}`).join('\n'));
   blocks.push('---', footerOf(result));
   return `${blocks.join('\n\n')}\n`;
 }

@@ -1,4 +1,5 @@
 import type { TraceNode, TraceResult } from '../../core/types.js';
+import { shownText } from '../../core/pack-text.js';
 
 /** `trace --json`: the result as it is. */
 export function renderTraceJson(result: TraceResult): string {
@@ -10,7 +11,7 @@ export function renderTraceJson(result: TraceResult): string {
  * `parse_line  app/parse.py:1`, then `called by main  app/cli.py:3 (line 4)` below it.
  */
 export function renderTraceText(result: TraceResult): string {
-  if (result.definitions.length === 0) return `no definition of ${result.symbol} found\n`;
+  if (result.definitions.length === 0) return `no definition of ${shownText(result.symbol)} found\n`;
   const lines: string[] = [];
   const walk = (node: TraceNode, indent: string, label: string): void => {
     const call = node.callLine === undefined ? '' : ` (line ${node.callLine})`;
@@ -21,5 +22,6 @@ export function renderTraceText(result: TraceResult): string {
   };
   for (const root of result.definitions) walk(root, '', '');
   if (result.truncated) lines.push('(cut short: more callers or callees than shown; narrow with --direction or --depth)');
-  return `${lines.join('\n')}\n`;
+  // file names may hold escape sequences a terminal would run
+  return `${shownText(lines.join('\n'))}\n`;
 }
