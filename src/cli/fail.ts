@@ -1,4 +1,4 @@
-import { isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
+import { errorLine, isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
 import { guessFormat, type OutputFormat } from './args.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
 import { createPaint, useColor, type Io } from './io.js';
@@ -37,7 +37,7 @@ export async function reportFailure(thrown: unknown, view: FailureView): Promise
   const ours = isCtxloopError(thrown);
   const error = toError(thrown);
   const aborted = isAbortError(thrown);
-  const message = aborted && !ours ? 'interrupted' : firstLine(error.message) || error.name;
+  const message = aborted && !ours ? 'interrupted' : errorLine(error.message) || error.name;
   const paint = createPaint(view.color);
   const lines = [`${paint.red('ctxloop:')} ${message}`];
   if (ours && thrown.hint) lines.push(`  hint: ${thrown.hint}`);
@@ -53,9 +53,6 @@ export async function reportFailure(thrown: unknown, view: FailureView): Promise
   return code;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0]?.trim() ?? '';
-}
 
 /** The stack and every `cause` below it (at most five deep), indented under the message. */
 function traceOf(error: Error): string[] {

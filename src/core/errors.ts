@@ -126,3 +126,12 @@ export function abortError(): CtxloopError {
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError();
 }
+
+/** The longest error line shown: a 100 kB root echoed whole is no message anyone reads. */
+const MAX_ERROR_LINE = 500;
+
+/** An error message as one line: its first, cut in the middle past `MAX_ERROR_LINE` (both ends say what matters). */
+export function errorLine(text: string): string {
+  const line = text.split('\n', 1)[0]?.trim() ?? '';
+  return line.length <= MAX_ERROR_LINE ? line : `${line.slice(0, 300)}…${line.slice(-(MAX_ERROR_LINE - 301))}`;
+}

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
+import { errorLine, isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
 import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { RetrieveOptions, SearchOptions } from '../core/options.js';
@@ -149,14 +149,11 @@ function renderFor(located: LocatedContext, format: Format): string {
 
 /** One line for the calling model: what failed and what to do, never a stack trace. */
 export function describeFailure(error: unknown): string {
-  if (isCtxloopError(error)) return `ctxloop (${error.code}): ${firstLine(error.message)}${error.hint ? `; ${error.hint}` : ''}`;
+  if (isCtxloopError(error)) return `ctxloop (${error.code}): ${errorLine(error.message)}${error.hint ? `; ${error.hint}` : ''}`;
   if (isAbortError(error)) return 'ctxloop (aborted): the call was cancelled';
-  return `ctxloop (internal): ${firstLine(toError(error).message)} (this is a bug in ctxloop)`;
+  return `ctxloop (internal): ${errorLine(toError(error).message)} (this is a bug in ctxloop)`;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0]?.trim() ?? '';
-}
 
 /**
  * `--confine`: every root a call names (links followed as far as the path exists) lies inside

@@ -82,7 +82,7 @@ describe('file names and text a terminal would run', () => {
     const { renderLocateText } = await import('../../src/cli/render/locate.js');
     const { renderTraceText } = await import('../../src/cli/render/trace.js');
     const { shownPath } = await import('../../src/core/pack-text.js');
-    const located = renderLocateText({ root: '/r', frames: [], historyCommits: 0, error: { type: 'Error', message: `boom ${ESC}` }, candidates: [{ path: bad, line: 1, symbol: 'f', confidence: 0.5, reason: `called in ${bad}` } as never] });
+    const located = renderLocateText({ root: '/r', frames: [], historyCommits: 0, error: { type: 'Error', message: `boom ${ESC}`, trace: 0 }, candidates: [{ path: bad, line: 1, symbol: 'f', confidence: 0.5, reason: `called in ${bad}` } as never] });
     const traced = renderTraceText({ symbol: 'f', root: '/r', direction: 'both', depth: 1, truncated: false, definitions: [{ symbol: 'f', file: bad, line: 1, kind: 'function' }] });
     const md = renderMarkdown({ ...sampleResult(), gaps: [`where is g defined? (called in ${bad})`] });
     for (const text of [located, traced, md]) {
@@ -90,5 +90,17 @@ describe('file names and text a terminal would run', () => {
       expect(text).toContain('src/e\uFFFD[31mx\uFFFDfdp.ts');
     }
     expect(shownPath('a\x9b31mb')).toBe('a\uFFFD31mb');
+  });
+});
+
+describe('errorLine', () => {
+  it('cuts a long message in the middle (a 100 kB root was echoed whole), keeps a short one', async () => {
+    const { errorLine } = await import('../../src/core/errors.js');
+    expect(errorLine('root not found: /x\nmore')).toBe('root not found: /x');
+    const long = errorLine(`root not found: /${'a'.repeat(100_000)}/end`);
+    expect(long.length).toBe(500);
+    expect(long.startsWith('root not found: /aaa')).toBe(true);
+    expect(long.endsWith('aaa/end')).toBe(true);
+    expect(long).toContain('…');
   });
 });
