@@ -40,7 +40,8 @@ export interface SearcherOptions {
 }
 
 export function createSearcher(options: SearcherOptions = {}): Searcher {
-  // The listing and every scan of a run meet the same unreadable file: its warning is said once.
+  // One warning per distinct message: the listing and every scan of a run meet the same
+  // unreadable file, and a broken rg fails the same way every cycle.
   const logger = warningsOnce(options.logger ?? silentLogger);
   const env = options.env ?? process.env;
   let rgPath: Promise<string> | undefined;
@@ -49,15 +50,8 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const indexes = new Map<string, ScopeIndex>();
   const keyOf = (scope: SearchScope): string => JSON.stringify([scope.root, scope.scope, scope.include, scope.exclude, scope.maxFileSize]);
   const timeout = options.timeout ?? 60_000;
-  // One warning per distinct failure: a broken rg fails the same way every cycle.
-  const warned = new Set<string>();
   // rg that ran out of time once in a run would only do it again, a timeout each cycle: later scans go without it
   const hung: { error?: Error } = {};
-  const warnOnce = (message: string): void => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    logger.warn(message);
-  };
 
   const rg = (): Promise<string> => (rgPath ??= resolveRgPath(env, logger));
   /** The listing is shared by the calls of a run; the call that starts it lends it its signal, so no rg outlives an aborted run. */
@@ -70,7 +64,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           // rg that crashes, hangs or prints garbage costs speed, not the run: fast-glob lists instead
           if (!isSearchFailure(error) || signal?.aborted) throw error;
           if (isTimeout(error)) hung.error ??= error as Error;
-          warnOnce(`ripgrep could not list the files (${(error as Error).message}); listing them with fast-glob instead`);
+          logger.warn(`ripgrep could not list the files (${(error as Error).message}); listing them with fast-glob instead`);
           // loaded on use: fast-glob and the JavaScript ignore rules are the fallback only
           const listed = await (await import('./glob.js')).listFilesByGlob(scope);
           const files = listed.files.map((f) => f.path);
@@ -106,7 +100,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           key: storeKeyOf(scope, path),
           listing: () => listOf(scope),
           stats: () => statsOf(scope),
-          scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout), paths, terms, onSkippedFiles: () => (made.unreadable = true) }, record),
+          scanFiles: (terms, paths, record) => scanTerms({ ...scanSettings(scope, path, logger, timeout, made), paths, terms }, record),
           logger,
         });
       }
@@ -131,7 +125,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     async search(request, signal) {
       throwIfAborted(signal);
       const path = await rg();
-      return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, warnOnce, timeout, signal, hung });
+      return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, timeout, signal, hung });
     },
   };
 }
@@ -173,8 +167,9 @@ function storeKeyOf(scope: SearchScope, rgPath: string): string {
   return createHash('sha1').update(shape).digest('hex');
 }
 
-function scanSettings(request: SearchScope, rgPath: string, logger: Logger, timeout: number): Omit<ScanRun, 'paths' | 'terms'> {
-  return { rgPath, root: request.root, iglobs: ripgrepSkipGlobs(), globs: userGlobs(request.include, request.exclude), maxFileSize: request.maxFileSize, logger, timeout };
+/** How every content scan of a scope runs; a file one of them could not read marks the scope's index `unreadable`. */
+function scanSettings(request: SearchScope, rgPath: string, logger: Logger, timeout: number, index: ScopeIndex): Omit<ScanRun, 'paths' | 'terms'> {
+  return { rgPath, root: request.root, iglobs: ripgrepSkipGlobs(), globs: userGlobs(request.include, request.exclude), maxFileSize: request.maxFileSize, logger, timeout, onSkippedFiles: () => (index.unreadable = true) };
 }
 
 interface DispatchContext {
@@ -182,7 +177,6 @@ interface DispatchContext {
   listOf: (scope: SearchScope, signal?: AbortSignal) => Promise<FileList>;
   index: ScopeIndex;
   logger: Logger;
-  warnOnce: (message: string) => void;
   /** The first time rg ran out of time in this searcher's life: no content scan starts after it. */
   hung: { error?: Error };
   timeout: number;
@@ -201,7 +195,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
   const onAbort = (): void => stop.abort();
   context.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const run = { ...scanSettings(request, context.rgPath, context.logger, context.timeout), paths: [...entries.dirs, ...entries.files.map((f) => f.path)], signal: stop.signal };
+    const run = { ...scanSettings(request, context.rgPath, context.logger, context.timeout, context.index), paths: [...entries.dirs, ...entries.files.map((f) => f.path)], signal: stop.signal };
     const { store } = context.index;
     // not raced against the signal: a listing this call started is killed by it, and waited for
     const listing = context.listOf(request, stop.signal);
@@ -211,7 +205,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // What each content scan printed, kept for the run: the candidates' lines are had from it, this cycle and later.
     const scanOnce = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, signal: AbortSignal | undefined): Promise<void> => {
       const log = new MatchLog();
-      await scanTerms({ ...run, terms: fresh, matchLog: log, signal, onSkippedFiles: () => (context.index.unreadable = true) }, record);
+      await scanTerms({ ...run, terms: fresh, matchLog: log, signal }, record);
       if (!log.overflowed) context.index.kept.push({ terms: fresh, log });
     };
     // in a large repository, bounded by a sample of its files (term-budget.ts)
@@ -242,7 +236,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     if (failures.length > 0) throw failures.find((e) => !isAbortError(e)) ?? failures[0];
     const list = (settled[0] as PromiseFulfilledResult<FileList>).value;
-    if (failed.error) context.warnOnce(`content search failed (${failed.error.message}); results rest on file names and paths`);
+    if (failed.error) context.logger.warn(`content search failed (${failed.error.message}); results rest on file names and paths`);
     const evidence = failed.error ? new Map() : context.index.terms.evidenceFor(terms);
     const ranked = rankCandidates({ query, list, evidence, maxCandidates: request.maxCandidates, leftOut: context.index.terms.leftOutDocFreq(query.keywords) });
     const counted = context.index.terms.counted(terms);
@@ -251,7 +245,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
         ? undefined
         : readEvidenceLines(ranked.candidates, counted, run, context.index.lines, context.index.kept).catch((error: unknown) => {
             if (!isSearchFailure(error) || context.signal?.aborted) throw error;
-            context.warnOnce(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
+            context.logger.warn(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
           }),
       readSizes(ranked.candidates, request.root),
     ]);
