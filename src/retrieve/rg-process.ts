@@ -93,6 +93,11 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     }
     child.kill(signal);
   };
+  // stop reading rg's pipes: a child of its own (a wrapper script's) may hold them open for ever
+  const letGoOfPipes = (): void => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  };
   const exited = new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code) => resolve(code));
@@ -112,9 +117,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
       : setTimeout(() => {
           timedOut = true;
           signalAll('SIGKILL');
-          // a child of its own (a wrapper script's) may still hold the pipes open: stop reading them
-          child.stdout.destroy();
-          child.stderr.destroy();
+          letGoOfPipes();
         }, run.timeout);
   timer?.unref(); // never what keeps the process alive
   // An ignore file that never ends (a `.gitignore` linking to /dev/zero) is read into memory
@@ -123,8 +126,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   const watch = watchMemory(child.pid, run.maxMemory ?? MAX_RG_MEMORY, () => {
     outgrew = true;
     signalAll('SIGKILL');
-    child.stdout.destroy();
-    child.stderr.destroy();
+    letGoOfPipes();
   });
   child.once('exit', () => clearInterval(watch));
   // Once rg has exited, what it printed is in the pipe, read within moments (it cannot exit with
@@ -145,8 +147,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
         return;
       }
       orphaned = true;
-      child.stdout.destroy();
-      child.stderr.destroy();
+      letGoOfPipes();
     }).unref();
   };
   child.once('exit', () => {
@@ -181,13 +182,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
       clearTimeout(grace);
       clearInterval(watch);
       // whatever rg left behind in its group (a wrapper's background job) goes with it
-      if (OWN_GROUP && child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // nothing left
-        }
-      }
+      if (OWN_GROUP) signalAll('SIGKILL');
     });
   if (run.signal?.aborted) throw abortError();
   if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);
@@ -273,8 +268,7 @@ export function commonArgs(filter: RgFilter): string[] {
     '--no-ignore-parent',
     '--no-ignore-global',
     '--no-ignore-dot',
-    ...(filter.root !== undefined && !hasGitDirectory(filter.root) ? ['--no-ignore-exclude'] : []),
-    ...(filter.root !== undefined && unsafeIgnoreFile(filter.root) !== undefined ? ['--no-ignore-vcs'] : []),
+    ...(filter.root === undefined ? [] : ignoreArgs(filter.root)),
     '--hidden',
     '--glob', '!.git',
     '--max-filesize', String(filter.maxFileSize),
@@ -296,8 +290,8 @@ const MAX_IGNORE_FILE = 16 * 1024 * 1024;
  * (every rg run blocked until its timeout), a device (a link to `/dev/zero` took rg to 16 GB), a
  * directory, or a file over 16 MB. rg then reads no VCS ignore file at all (`--no-ignore-vcs`).
  */
-export function unsafeIgnoreFile(root: string): string | undefined {
-  const files = ['.gitignore', ...(hasGitDirectory(root) ? [join('.git', 'info', 'exclude')] : [])];
+export function unsafeIgnoreFile(root: string, gitDirectory = hasGitDirectory(root)): string | undefined {
+  const files = ['.gitignore', ...(gitDirectory ? [join('.git', 'info', 'exclude')] : [])];
   for (const file of files) {
     let info: Stats;
     try {
@@ -308,6 +302,12 @@ export function unsafeIgnoreFile(root: string): string | undefined {
     if (!info.isFile() || info.size > MAX_IGNORE_FILE) return file;
   }
   return undefined;
+}
+
+/** The VCS ignore files rg may read in `root`: none from another repository's `.git`, none that is unsafe to open. */
+function ignoreArgs(root: string): string[] {
+  const gitDirectory = hasGitDirectory(root);
+  return [...(gitDirectory ? [] : ['--no-ignore-exclude']), ...(unsafeIgnoreFile(root, gitDirectory) === undefined ? [] : ['--no-ignore-vcs'])];
 }
 
 /** True when `root/.git` is a directory itself, not a link or a `gitdir:` file pointing elsewhere. */
