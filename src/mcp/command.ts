@@ -27,13 +27,13 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
       await writeOutput(MCP_USAGE, io.stdout);
       return 0;
     }
-    await checkRoots(args.config);
+    const served = await checkRoots(args.config);
     const { stdin, stdout } = io;
     if (!(stdin instanceof Readable) || !(stdout instanceof Writable)) throw new CtxloopError('internal', 'ctxloop mcp needs the process stdin and stdout');
     const reporter = createReporter({ stderr: io.stderr, quiet: args.quiet, verbose: args.verbose, color: view.color });
     const settings = { ...args.config, logger: reporter.logger, env: io.env };
     const retriever = createRetriever(settings);
-    const confineTo = args.confine ? await Promise.all((labelRoots(args.config) ?? [{ path: args.config.root ?? io.cwd }]).map((r) => realpath(r.path))) : undefined;
+    const confineTo = args.confine ? await Promise.all(served.map((path) => realpath(path))) : undefined;
     const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger, settings, ...(confineTo ? { confineTo } : {}) });
     const transport = new StdioServerTransport(stdin, stdout);
     // The transport may close on its own, stdin still open: on a request line over its limit
@@ -69,13 +69,14 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** The default roots exist and their labels are sound, before a client connects. */
-async function checkRoots(config: RetrieveOptions): Promise<void> {
+/** The default roots exist and their labels are sound, before a client connects; their paths. */
+async function checkRoots(config: RetrieveOptions): Promise<string[]> {
   const roots = labelRoots(config) ?? [{ path: config.root ?? '.' }];
   for (const root of roots) {
     const info = await stat(root.path).catch(() => undefined);
     if (!info?.isDirectory()) throw new UsageError('root_not_found', `root not found: ${root.path}`, { hint: 'pass an existing directory with --root' });
   }
+  return roots.map((root) => root.path);
 }
 
 function describeRoots(config: RetrieveOptions): string {

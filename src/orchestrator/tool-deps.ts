@@ -1,6 +1,6 @@
 import type { Cache, FactsReader, HistoryReader, SearchScope, Searcher } from '../core/deps.js';
 import { guardLogger, silentLogger, type Logger } from '../core/log.js';
-import { checkCallerOptions, type ResolvedOptions, type SearchOptions } from '../core/options.js';
+import type { ResolvedOptions, SearchOptions } from '../core/options.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
 import { createFactsReader } from '../facts/reader.js';
 import { createGitHistory } from '../history/git.js';
@@ -22,9 +22,11 @@ export interface PreparedTool {
   deps: ToolDeps;
 }
 
-/** Resolves the search options as `retrieve()` does (root, config file, environment) and builds the real dependencies. */
+/**
+ * Resolves the search options as `retrieve()` does (root, config file, environment) and builds
+ * the real dependencies. `input` is checked by the tool first (`checkCallerOptions`).
+ */
 export async function prepareTool(input: SearchOptions, overrides: Partial<ToolDeps>): Promise<PreparedTool> {
-  checkCallerOptions(input);
   const env = input.env ?? process.env;
   const options = await resolveRunOptions(input, env, defaultCacheDir(env));
   const logger = input.logger ? guardLogger(input.logger) : (overrides.logger ?? silentLogger);
