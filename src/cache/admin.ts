@@ -1,9 +1,8 @@
-import { constants } from 'node:fs';
-import { open, readdir, stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CACHE_NAME, cacheFileFor } from './paths.js';
 import { cacheFileSchema, LAYERS, type Layer } from './schema.js';
-import { readRegularFile } from './atomic-file.js';
+import { readRegularFile, withRegularFile } from '../core/regular-file.js';
 
 export interface CacheStats {
   file: string;
@@ -76,15 +75,11 @@ async function storesIn(dir: string, names: readonly string[]): Promise<Set<stri
     if (!/^[0-9a-f]{16}\.json$/.test(name)) continue;
     let head = '';
     try {
-      // non-blocking, and regular files only: a FIFO named like a store would hang the clear
-      const file = await open(join(dir, name), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-      try {
-        if (!(await file.stat()).isFile()) continue;
+      // regular files only, opened without blocking: a FIFO named like a store would hang the clear
+      head = await withRegularFile(join(dir, name), async (file) => {
         const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(256), position: 0 });
-        head = buffer.toString('utf8', 0, bytesRead);
-      } finally {
-        await file.close();
-      }
+        return buffer.toString('utf8', 0, bytesRead);
+      });
     } catch {
       continue;
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { open, rename, unlink, writeFile } from 'node:fs/promises';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { readRegularFile } from '../core/regular-file.js';
 
 /**
  * A lowdb adapter (structurally: `read`/`write`) for one JSON file. lowdb's own JSONFile writes
@@ -12,21 +12,6 @@ export interface JsonFile {
   /** Parsed content, or null when the file does not exist. Throws SyntaxError on bad JSON. */
   read(): Promise<unknown>;
   write(data: unknown): Promise<void>;
-}
-
-/**
- * A file's text, when it is a regular file. Anything else in its place (a FIFO, which a plain
- * read waits on for ever; a device; a directory) is refused at once, with code `ENOTREG`.
- */
-export async function readRegularFile(file: string): Promise<string> {
-  // non-blocking, so that opening a FIFO does not wait for a writer
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
 }
 
 export function createJsonFile(file: string): JsonFile {

@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { isInsideRoot } from '../core/inside.js';
+import { isNotRegularFile, withRegularFile } from '../core/regular-file.js';
 
 /** Why a file was not read; `undefined` bytes always come with one. */
 export type SkipReason = 'missing' | 'outside' | 'not_a_file' | 'too_large' | 'unreadable';
@@ -26,17 +26,9 @@ export async function readInsideRoot(realRoot: string, relative: string, maxFile
     const info = await stat(real);
     if (!info.isFile()) return { skipped: 'not_a_file' };
     if (info.size > maxFileSize) return { skipped: 'too_large' };
-    // O_NONBLOCK: should the path have become a FIFO since stat, open must not wait for a writer.
-    const handle = await open(real, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    try {
-      const opened = await handle.stat();
-      if (!opened.isFile()) return { skipped: 'not_a_file' };
-      if (opened.size > maxFileSize) return { skipped: 'too_large' };
-      return { bytes: await handle.readFile() };
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return { skipped: 'unreadable' };
+    // checked again on the open handle: the path may have become a FIFO or grown since stat
+    return await withRegularFile(real, async (handle, opened): Promise<ReadOutcome> => (opened.size > maxFileSize ? { skipped: 'too_large' } : { bytes: await handle.readFile() }));
+  } catch (error) {
+    return { skipped: isNotRegularFile(error) ? 'not_a_file' : 'unreadable' };
   }
 }

@@ -1,6 +1,6 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { readRegularFile } from '../cache/atomic-file.js';
+import { readRegularFile } from '../core/regular-file.js';
 import { UsageError } from '../core/errors.js';
 import { BUNDLED_AGENTS_DIR, BUNDLED_PROMPTS_DIR } from './bundled-dirs.js';
 import type { RoleErrorCode } from './front-matter.js';
