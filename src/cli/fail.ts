@@ -53,7 +53,6 @@ export async function reportFailure(thrown: unknown, view: FailureView): Promise
   return code;
 }
 
-
 /** The stack and every `cause` below it (at most five deep), indented under the message. */
 function traceOf(error: Error): string[] {
   const lines: string[] = [];

@@ -29,8 +29,6 @@ export interface Reporter {
 export function createReporter({ stderr, quiet, verbose, color }: ReporterOptions): Reporter {
   const paint = createPaint(color);
   const say = (line: string): void => void stderr.write(`${line}\n`);
-  // what is said may quote file names and task text: their control characters are not run by the terminal
-  const text = shownText;
   const cycleLines = !quiet && (verbose || stderr.isTTY === true);
   const dispatched = new Map<number, { candidates: number; ms: number }>();
   const reported = new Set<number>();
@@ -42,18 +40,19 @@ export function createReporter({ stderr, quiet, verbose, color }: ReporterOption
     say(`cycle ${cycle}: ${found.candidates} candidates, ${kept} kept ${paint.dim(`(${Math.round(found.ms + evaluateMs)} ms)`)}`);
   };
   const detail = (line: string): void => {
-    if (verbose) say(paint.dim(text(line)));
+    // what is said may quote file names and task text: their control characters are not run by the terminal
+    if (verbose) say(paint.dim(shownText(line)));
   };
 
   const logger: Logger = {
-    debug: (message) => detail(`debug: ${text(message)}`),
+    debug: (message) => detail(`debug: ${message}`),
     info: (message) => {
-      if (!quiet) say(text(message));
+      if (!quiet) say(shownText(message));
     },
     warn: (message) => {
-      if (!quiet) say(`${paint.yellow('warning:')} ${text(message)}`);
+      if (!quiet) say(`${paint.yellow('warning:')} ${shownText(message)}`);
     },
-    error: (message) => say(`${paint.red('error:')} ${text(message)}`),
+    error: (message) => say(`${paint.red('error:')} ${shownText(message)}`),
   };
 
   const onProgress = (event: ProgressEvent): void => {

@@ -307,13 +307,14 @@ export function readEnv(env: Record<string, string | undefined>, name: string): 
   return value ? value : undefined;
 }
 
-/** Settings from `CTXLOOP_*` environment variables. */
+/** A number from the environment variable `name`, or a usage error naming it and what it held. */
 function envNumber(name: string, text: string): number {
   const value = parseDecimal(text);
   if (Number.isNaN(value)) throw new UsageError('bad_option', `${name} must be a number (got ${JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text)})`);
   return value;
 }
 
+/** Settings from `CTXLOOP_*` environment variables. */
 export function settingsFromEnv(env: Record<string, string | undefined>): Settings {
   const raw: Record<string, unknown> = {};
   const provider = readEnv(env, 'CTXLOOP_PROVIDER');

@@ -154,7 +154,6 @@ export function describeFailure(error: unknown): string {
   return `ctxloop (internal): ${errorLine(toError(error).message)} (this is a bug in ctxloop)`;
 }
 
-
 /**
  * `--confine`: every root a call names (links followed as far as the path exists) lies inside
  * one of the server's roots, or the call is refused before anything is read. The call then runs
