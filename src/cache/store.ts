@@ -1,6 +1,7 @@
-import { mkdir, rename, stat } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Low } from 'lowdb';
+import { makeDirectory } from '../core/make-directory.js';
 import type { Cache, FileStamp, MemoEntry } from '../core/deps.js';
 import { CacheError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
@@ -171,27 +172,4 @@ function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
   return code && !message?.includes(code) ? `${code}: ${message}` : (message ?? 'unknown error');
-}
-
-/**
- * `mkdir -p` one level at a time. Node's own recursive mkdir never returns under `/proc` (a
- * `--cache /proc/x` hung the run): here each missing directory is made on its own, and the
- * first that cannot be made is the error.
- */
-async function makeDirectory(dir: string): Promise<void> {
-  const missing: string[] = [];
-  for (let at = dir; ; at = dirname(at)) {
-    const found = await stat(at).catch(() => undefined);
-    if (found) {
-      if (!found.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${at}'`), { code: 'ENOTDIR' });
-      break;
-    }
-    if (dirname(at) === at) break;
-    missing.push(at);
-  }
-  for (const path of missing.reverse()) {
-    await mkdir(path).catch((error: unknown) => {
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-    });
-  }
 }

@@ -1,6 +1,7 @@
-import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import envPaths from 'env-paths';
+import { makeDirectory } from '../core/make-directory.js';
 import { CtxloopError, isAbortError, isCtxloopError, isUsageError, toError, UsageError } from '../core/errors.js';
 import { writeOutput, type OutputStream } from '../cli/write.js';
 import { EVAL_USAGE, parseEvalArgs, type EvalCommandOptions } from './args.js';
@@ -43,10 +44,10 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
   await requireDirectory(options.repos);
   const workDir = options.work ?? join(envPaths('ctxloop', { suffix: '' }).cache, 'eval');
   const out = options.out ?? join(workDir, 'runs', `${options.method}-${timestamp()}.jsonl`);
-  await makeDirectory(workDir, '--work');
+  await makeWorkDirectory(workDir, '--work');
   if ((await stat(out).catch(() => undefined))?.isDirectory()) throw new UsageError('bad_option', `--out ${out} is a directory: give a file to write the records to`);
   await writing(out, async () => {
-    await mkdir(dirname(out), { recursive: true });
+    await makeDirectory(dirname(out));
     await writeFile(out, '');
   });
   await writeOutput(`ctxloop: ${options.method} on ${tasks.length} task${tasks.length === 1 ? '' : 's'}, work dir ${workDir}, records in ${out}\n`, io.stderr);
@@ -77,11 +78,11 @@ function selectTasks(tasks: EvalTask[], options: EvalCommandOptions): EvalTask[]
   return selected;
 }
 
-/** The work directory, made when missing; a file in its place is the user's to fix. */
-async function makeDirectory(dir: string, flag: string): Promise<void> {
+/** The work directory, made when missing (`makeDirectory`); a file in its place is the user's to fix. */
+async function makeWorkDirectory(dir: string, flag: string): Promise<void> {
   const info = await stat(dir).catch(() => undefined);
   if (info && !info.isDirectory()) throw new UsageError('bad_option', `${flag} ${dir} is not a directory`);
-  await writing(dir, () => mkdir(dir, { recursive: true }));
+  await writing(dir, () => makeDirectory(dir));
 }
 
 /** A write that fails (a full disk, no permission, a file where a directory should be) is one line. */
