@@ -115,32 +115,52 @@ describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
   });
 });
 
+/** `ctxloop mcp` on a repository of `FILES` (removed after `test`), as a raw stdio peer. */
+async function withServer(flags: string[], test: (server: ReturnType<typeof startServer>) => Promise<void>): Promise<void> {
+  const repo = makeRepo(FILES);
+  try {
+    await test(startServer(repo.root, flags));
+  } finally {
+    repo.cleanup();
+  }
+}
+
+/** `ctxloop mcp` on `root`: what it printed so far, lines to send, its exit code. */
+function startServer(root: string, flags: string[]) {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--root', root, '--no-cache', ...flags], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c: Buffer) => void (out.stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => void (out.stderr += c.toString()));
+  child.stdin.on('error', () => undefined);
+  const exited = new Promise<number | null>((done) => child.on('exit', done));
+  return {
+    child,
+    out,
+    exited,
+    /** One line as given (a string), or a JSON-RPC message. */
+    send: (line: string | object): void => void child.stdin.write(`${typeof line === 'string' ? line : JSON.stringify({ jsonrpc: '2.0', ...line })}\n`),
+    initialize: (): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`),
+    /** Resolves once `test` holds of what it printed (checked every 20 ms). */
+    until: (test: () => boolean): Promise<void> =>
+      new Promise((done) => {
+        const check = (): void => void (test() ? done() : setTimeout(check, 20));
+        check();
+      }),
+  };
+}
+
 describe.runIf(existsSync(BIN))('ctxloop mcp stdout', () => {
   it('carries JSON-RPC and nothing else, and the server exits 0 when stdin closes', async () => {
-    const repo = makeRepo(FILES);
-    try {
-      const child = spawn(process.execPath, [BIN, 'mcp', '--root', repo.root, '--no-cache', '--verbose'], { stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-      const send = (message: object): void => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-      const replies = (n: number): Promise<void> =>
-        new Promise((done) => {
-          const check = (): void => {
-            if (stdout.split('\n').filter((l) => l.includes('"id"')).length >= n) done();
-            else setTimeout(check, 20);
-          };
-          check();
-        });
-      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    await withServer(['--verbose'], async (server) => {
+      const replies = (n: number): Promise<void> => server.until(() => server.out.stdout.split('\n').filter((l) => l.includes('"id"')).length >= n);
+      server.initialize();
       await replies(1);
-      send({ method: 'notifications/initialized' });
-      send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail' }, _meta: { progressToken: 'p1' } } });
+      server.send({ method: 'notifications/initialized' });
+      server.send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail' }, _meta: { progressToken: 'p1' } } });
       await replies(2);
-      child.stdin.end();
-      const code = await new Promise<number | null>((done) => child.on('exit', done));
-      expect(code).toBe(0);
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
+      const { stdout, stderr } = server.out;
       const lines = stdout.split('\n').filter((l) => l !== '');
       for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
       expect(lines.some((l) => l.includes('notifications/progress'))).toBe(true);
@@ -148,57 +168,40 @@ describe.runIf(existsSync(BIN))('ctxloop mcp stdout', () => {
       expect(reply.result.content[0].text).toContain('## src/auth/verify.ts');
       // --verbose logs plenty, all of it on stderr.
       expect(stderr).toContain('debug:');
-    } finally {
-      repo.cleanup();
-    }
+    });
   });
 });
 
 describe.runIf(existsSync(BIN))('ctxloop mcp on a request over the transport\'s limit', () => {
   it('says why the connection closed, in one line, and exits 1 (it exited 13 with nothing said)', async () => {
-    const repo = makeRepo(FILES);
-    try {
-      const child = spawn(process.execPath, [BIN, 'mcp', '--root', repo.root, '--no-cache', '--quiet'], { stdio: ['pipe', 'pipe', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-      child.stdin.on('error', () => undefined);
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`);
+    await withServer(['--quiet'], async (server) => {
+      server.initialize();
       // one line of 11 MB, stdin left open
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'x '.repeat(5_500_000) } } })}\n`);
-      const code = await new Promise<number | null>((done) => child.on('exit', done));
-      child.stdin.destroy();
+      server.send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'x '.repeat(5_500_000) } } });
+      const code = await server.exited;
+      server.child.stdin.destroy();
+      const { stderr } = server.out;
       expect(code).toBe(1);
       expect(stderr).toBe('ctxloop: the MCP connection closed: ReadBuffer exceeded maximum size of 10485760 bytes\n');
-    } finally {
-      repo.cleanup();
-    }
+    });
   });
 });
 
 describe.runIf(existsSync(BIN))('ctxloop mcp on a line that is not JSON-RPC', () => {
   it('answers it with a JSON-RPC error (id null) instead of silence, says so on stderr, and serves on', async () => {
-    const repo = makeRepo(FILES);
-    try {
-      const child = spawn(process.execPath, [BIN, 'mcp', '--root', repo.root, '--no-cache'], { stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => void (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => void (stderr += c.toString()));
-      const lines = (): Array<Record<string, unknown>> => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
-      const until = (test: () => boolean): Promise<void> => new Promise((done) => { const check = (): void => void (test() ? done() : setTimeout(check, 20)); check(); });
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })}\n`);
-      child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"x","budget":Infinity}}}\n');
-      child.stdin.write('{"hello":1}\n');
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' })}\n`);
-      await until(() => lines().some((m) => m.id === 3));
-      child.stdin.end();
-      expect(await new Promise<number | null>((done) => child.on('exit', done))).toBe(0);
+    await withServer([], async (server) => {
+      const lines = (): Array<Record<string, unknown>> => server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+      server.initialize();
+      server.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"x","budget":Infinity}}}');
+      server.send('{"hello":1}');
+      server.send({ id: 3, method: 'tools/list' });
+      await server.until(() => lines().some((m) => m.id === 3));
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
       const errors = lines().filter((m) => m.id === null).map((m) => (m.error as { code: number }).code);
       expect(errors).toEqual([-32700, -32600]);
-      expect(stderr).toContain('warning: mcp: Parse error: a request line is not JSON');
-    } finally {
-      repo.cleanup();
-    }
+      expect(server.out.stderr).toContain('warning: mcp: Parse error: a request line is not JSON');
+    });
   });
 });
 
