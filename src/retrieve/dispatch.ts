@@ -18,6 +18,7 @@ import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
+import { isStuckError } from './rg-process.js';
 import { readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
 import { MatchLog } from './match-log.js';
@@ -221,7 +222,15 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       if (leftOut.length > 0) context.logger.info(`content scan: ${leftOut.length} term(s) held by most files not counted, to bound the scan of a repository this large: ${leftOut.map((t) => t.value).join(', ')}`);
       return leftOut;
     };
-    const scanning = (context.hung.error ? Promise.reject(context.hung.error) : context.index.terms.ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan }))
+    const ensure = (): Promise<void> => context.index.terms.ensure(terms, { ...(store ? { restore: (keys: TermKey[]) => store.restore(keys) } : {}), scan });
+    // rg stuck on a named pipe (a FIFO .gitignore below the root) was stopped: once more without VCS ignore files, which the listing applies
+    const ensureOnce = (): Promise<void> =>
+      ensure().catch((error: unknown) => {
+        if (!isStuckError(error) || context.signal?.aborted) throw error;
+        context.logger.warn(`${(error as Error).message}; the content is searched without .gitignore files, and the listing applies them`);
+        return ensure();
+      });
+    const scanning = (context.hung.error ? Promise.reject(context.hung.error) : ensureOnce())
       .then(() => (context.index.unreadable ? undefined : store?.save(context.index.terms, [...context.index.unsaved])))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;

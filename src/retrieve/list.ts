@@ -15,7 +15,7 @@ import { toPosix } from '../core/files.js';
 import type { Logger } from '../core/log.js';
 import { ripgrepPruneGlobs, skipReason } from './filters.js';
 import { createPathMatcher } from './match.js';
-import { commonArgs, runRg, unsafeIgnoreFile } from './rg-process.js';
+import { commonArgs, runRg, unsafeIgnoreFile, wasStuckIn } from './rg-process.js';
 import { resolveScopeEntries, type ScopeEntries } from './scope.js';
 
 export interface FileList {
@@ -49,6 +49,8 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   const included = scope.include.length > 0 ? createPathMatcher(scope.include) : () => true;
   const skipped: Record<string, number> = {};
   const files: string[] = [];
+  // rg reads the .gitignore files it lists by: where one stopped it, the fallback listing (regular ignore files only) lists
+  if (wasStuckIn(root)) throw new SearchError('search_failed', `ripgrep was stuck on a named pipe in ${root} before: listing without it`);
   const unsafe = unsafeIgnoreFile(root);
   if (unsafe !== undefined) context.logger.warn(`${unsafe} is not a regular file of at most 16 MB: no .gitignore rules are applied`);
   const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize, root }), '--files', '--null'];

@@ -4,7 +4,7 @@
  * kind of run (listing, identifier scan, JSON lines).
  */
 import { spawn } from 'node:child_process';
-import { lstatSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
@@ -44,12 +44,16 @@ const OWN_GROUP = process.platform !== 'win32';
 const MAX_RG_MEMORY = 2e9;
 
 /**
- * Reads a process's resident memory (Linux `/proc`, pages taken as 4 kB: larger pages only make
- * the bound looser) every quarter second; calls `over` once past `max`. The caller stops it when
- * the process exits, before its pid can be another's.
+ * Watches a process through Linux `/proc` every quarter second: `over` is called once its
+ * resident memory passes `max` (pages taken as 4 kB: larger pages only make the bound looser),
+ * `stuck` once one of its threads has waited on two looks running for the other end of a named
+ * pipe (a `.gitignore` below the root that is a FIFO: rg opens it and waits for a writer that
+ * never comes, until its timeout). The caller stops the watch when the process exits, before its
+ * pid can be another's.
  */
-function watchMemory(pid: number | undefined, max: number, over: () => void): NodeJS.Timeout | undefined {
+function watchProcess(pid: number | undefined, max: number, on: { over: () => void; stuck: () => void }): NodeJS.Timeout | undefined {
   if (pid === undefined || process.platform !== 'linux') return undefined;
+  let waiting = 0;
   const timer = setInterval(() => {
     let resident: number;
     try {
@@ -60,12 +64,46 @@ function watchMemory(pid: number | undefined, max: number, over: () => void): No
     }
     if (resident > max) {
       clearInterval(timer);
-      over();
+      on.over();
+      return;
+    }
+    waiting = waitsOnFifo(pid) ? waiting + 1 : 0;
+    if (waiting >= 2) {
+      clearInterval(timer);
+      on.stuck();
     }
   }, 250);
   timer.unref();
   return timer;
 }
+
+/** One of the process's threads is opening a FIFO and waiting for its other end (the kernel's `wait_for_partner`). */
+function waitsOnFifo(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((task) => readFileSync(`/proc/${pid}/task/${task}/wchan`, 'utf8').trim() === 'wait_for_partner');
+  } catch {
+    return false; // gone, or a kernel that does not say
+  }
+}
+
+/**
+ * Roots where rg was found stuck on a named pipe: from then on (for this process) they are
+ * searched without VCS ignore files, and listed without rg (the fallback listing reads regular
+ * ignore files only, and every search result is filtered through the listing).
+ */
+const stuckRoots = new Set<string>();
+
+/** rg was found stuck on a named pipe in `root` earlier in this process. */
+export function wasStuckIn(root: string): boolean {
+  return stuckRoots.has(root);
+}
+
+/** The error of an rg stopped because it was stuck on a named pipe. */
+export function isStuckError(error: unknown): boolean {
+  return error instanceof SearchError && error.message.startsWith(STUCK);
+}
+
+const STUCK = 'ripgrep was stuck opening a named pipe (FIFO)';
 
 /** How long the pipes of an rg that has exited are still read, for a child it left holding them. */
 const EXIT_GRACE_MS = 1000;
@@ -123,10 +161,19 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   // An ignore file that never ends (a `.gitignore` linking to /dev/zero) is read into memory
   // without bound: rg grew to 16 GB before the kernel stopped it, and the machine with it.
   let outgrew = false;
-  const watch = watchMemory(child.pid, run.maxMemory ?? MAX_RG_MEMORY, () => {
-    outgrew = true;
-    signalAll('SIGKILL');
-    letGoOfPipes();
+  let stuck = false;
+  const watch = watchProcess(child.pid, run.maxMemory ?? MAX_RG_MEMORY, {
+    over: () => {
+      outgrew = true;
+      signalAll('SIGKILL');
+      letGoOfPipes();
+    },
+    stuck: () => {
+      stuck = true;
+      stuckRoots.add(run.root);
+      signalAll('SIGKILL');
+      letGoOfPipes();
+    },
   });
   child.once('exit', () => clearInterval(watch));
   // Once rg has exited, what it printed is in the pipe, read within moments (it cannot exit with
@@ -162,7 +209,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   let drained = false;
   try {
     await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine, read).catch((error: unknown) => {
-      if (!timedOut && !orphaned && !outgrew) throw error;
+      if (!timedOut && !orphaned && !outgrew && !stuck) throw error;
     });
     drained = true;
   } finally {
@@ -186,6 +233,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     });
   if (run.signal?.aborted) throw abortError();
   if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);
+  if (stuck) throw new SearchError('search_failed', `${STUCK} in ${run.root} (a .gitignore that is one?) and was stopped`);
   if (outgrew) throw new SearchError('search_failed', `ripgrep held more than ${Math.round((run.maxMemory ?? MAX_RG_MEMORY) / 1e6)} MB of memory in ${run.root} and was stopped (an ignore file that never ends, such as a link to /dev/zero?)`);
   if (code === 0 || code === 1) return;
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
@@ -307,7 +355,7 @@ export function unsafeIgnoreFile(root: string, gitDirectory = hasGitDirectory(ro
 /** The VCS ignore files rg may read in `root`: none from another repository's `.git`, none that is unsafe to open. */
 function ignoreArgs(root: string): string[] {
   const gitDirectory = hasGitDirectory(root);
-  return [...(gitDirectory ? [] : ['--no-ignore-exclude']), ...(unsafeIgnoreFile(root, gitDirectory) === undefined ? [] : ['--no-ignore-vcs'])];
+  return [...(gitDirectory ? [] : ['--no-ignore-exclude']), ...(unsafeIgnoreFile(root, gitDirectory) === undefined && !stuckRoots.has(root) ? [] : ['--no-ignore-vcs'])];
 }
 
 /** True when `root/.git` is a directory itself, not a link or a `gitdir:` file pointing elsewhere. */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +29,28 @@ function paths(candidates: Candidate[]): string[] {
 }
 
 describe('search', () => {
+  it.runIf(process.platform === 'linux')('stops an rg stuck opening a .gitignore below the root that is a FIFO (it waited for its timeout) and searches again without such files, the listing applying the regular ones', async () => {
+    const r = repo({ '.gitignore': 'build/\n', 'sub/mail.ts': 'export function verifyEmail() {}\n', 'build/mail.ts': 'export function verifyEmail() {}\n', 'sub/other.ts': 'export const other = 1;\n' });
+    execFileSync('mkfifo', [join(r.root, 'sub', '.gitignore')]);
+    const warnings: string[] = [];
+    // a timeout the test outlives: without the watch, rg waits for it and the content evidence is lost
+    const searcher = createSearcher({ logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) }, timeout: 20_000 });
+    const { candidates } = await searcher.search(request(r.root, { keywords: ['verify'] }));
+    expect(paths(candidates)).toEqual(['sub/mail.ts']);
+    expect(byPath(candidates)['sub/mail.ts']!.termFreq).toEqual({ verify: 1 });
+    // the listing and the scan meet it at once, in either order
+    expect(warnings).toHaveLength(2);
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        `ripgrep could not list the files (ripgrep was stuck opening a named pipe (FIFO) in ${r.root} (a .gitignore that is one?) and was stopped); listing them with fast-glob instead`,
+        `ripgrep was stuck opening a named pipe (FIFO) in ${r.root} (a .gitignore that is one?) and was stopped; the content is searched without .gitignore files, and the listing applies them`,
+      ]),
+    );
+    // the next search of that root starts without what stopped it: no second wait
+    const again = await searcher.search(request(r.root, { keywords: ['other'] }));
+    expect(paths(again.candidates)).toEqual(['sub/other.ts']);
+  });
+
   it('starts no content scan after rg once ran out of time: each cycle would wait as long again', async () => {
     const r = repo({ 'src/a.ts': 'const token = 1;\n' });
     const log = join(r.root, 'calls.log');
