@@ -1,5 +1,5 @@
-import { rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { makeDirectory } from '../core/make-directory.js';
 import type { Cache, FileStamp, MemoEntry } from '../core/deps.js';
@@ -158,6 +158,9 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
   };
 }
 
+/** Copies of a broken store kept for a look: a store broken again and again (a full disk) must not fill the cache directory. */
+const KEEP_ASIDE = 2;
+
 async function moveAside(file: string, error: unknown, logger: Logger): Promise<void> {
   const aside = `${file}.corrupt-${Date.now()}`;
   try {
@@ -165,7 +168,19 @@ async function moveAside(file: string, error: unknown, logger: Logger): Promise<
     logger.warn(`cache: ${file} is unreadable (${describe(error)}); moved to ${aside}, starting empty`);
   } catch (renameError) {
     logger.warn(`cache: ${file} is unreadable (${describe(error)}) and could not be moved aside (${describe(renameError)}); starting empty`);
+    return;
   }
+  await dropOldCopies(file);
+}
+
+/** All but the newest `KEEP_ASIDE` copies moved aside from `file`; what cannot be removed stays. */
+async function dropOldCopies(file: string): Promise<void> {
+  const prefix = `${basename(file)}.corrupt-`;
+  const names = await readdir(dirname(file)).catch(() => [] as string[]);
+  const copies = names
+    .filter((name) => name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+    .sort((a, b) => Number(b.slice(prefix.length)) - Number(a.slice(prefix.length)));
+  await Promise.all(copies.slice(KEEP_ASIDE).map((name) => rm(join(dirname(file), name), { force: true }).catch(() => undefined)));
 }
 
 function describe(error: unknown): string {

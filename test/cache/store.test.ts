@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/core/log.js';
 import { cacheFileFor, createCache, createMemoryCache } from '../../src/cache/store.js';
@@ -70,6 +70,23 @@ describe('createCache', () => {
     cache.setFacts('k', facts(2));
     await cache.flush();
     expect((await createCache({ dir, root })).getFacts('k')).toEqual(facts(2));
+  });
+
+  it('keeps the newest two copies moved aside: a store broken run after run (a full disk) made one more each time', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const file = await cacheFileFor(dir, root);
+    const other = `${await cacheFileFor(dir, tempDir())}.corrupt-1`;
+    writeFileSync(other, 'another root: not touched');
+    for (let i = 0; i < 5; i++) {
+      writeFileSync(file, `{"broken":${i}`);
+      await createCache({ dir, root, logger: recordingLogger() });
+      await new Promise((resolve) => setTimeout(resolve, 5)); // another millisecond, another name
+    }
+    const aside = readdirSync(dir).filter((name) => name.startsWith(`${basename(file)}.corrupt-`));
+    expect(aside).toHaveLength(2);
+    expect(aside.map((name) => readFileSync(join(dir, name), 'utf8')).sort()).toEqual(['{"broken":3', '{"broken":4']);
+    expect(readFileSync(other, 'utf8')).toBe('another root: not touched');
   });
 
   it('moves a file of the wrong shape aside, and drops single bad entries as misses', async () => {
