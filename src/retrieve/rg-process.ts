@@ -46,7 +46,7 @@ const MAX_RG_MEMORY = 2e9;
 /**
  * Watches a process through Linux `/proc` every quarter second: `over` is called once its
  * resident memory passes `max` (pages taken as 4 kB: larger pages only make the bound looser),
- * `stuck` once one of its threads has waited on two looks running for the other end of a named
+ * `stuck` once one of its threads has waited, two looks in a row, for the other end of a named
  * pipe (a `.gitignore` below the root that is a FIFO: rg opens it and waits for a writer that
  * never comes, until its timeout). The caller stops the watch when the process exits, before its
  * pid can be another's.
