@@ -1,4 +1,5 @@
 import { cleanInput } from '../core/text.js';
+import { redactSecrets } from '../core/redact.js';
 import { createShownRedactor } from '../core/redact-query.js';
 import { MAX_NAME_FILES, PROSE_KINDS, searchLeftOut } from '../callgraph/lookup.js';
 import { enclosingDefinition } from '../callgraph/sites.js';
@@ -86,11 +87,13 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     }
     const error = parsed.errors.find((e) => e.trace === parsed.primary) ?? parsed.errors[0];
     tool.logger.debug(`locate: ${parsed.frames.length} frames, ${matches.filter(Boolean).length} in the repository, ${history?.commits ?? 0} commits of history`);
+    // What the result echoes of the error text (its message, a reason quoting it) never shows a secret pasted with it.
+    const shown = (line: string): string => redactSecrets(line, { prose: true });
     return {
       root: scope.root,
-      ...(error ? { error } : {}),
+      ...(error ? { error: { ...error, message: shown(error.message) } } : {}),
       frames: parsed.frames.map((frame, i): LocatedFrame => (matches[i]?.paths.length === 1 ? { ...frame, path: matches[i].paths[0]! } : frame)),
-      candidates,
+      candidates: candidates.map((c) => ({ ...c, reason: shown(c.reason) })),
       historyCommits: history?.commits ?? 0,
     };
   } finally {

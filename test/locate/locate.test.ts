@@ -179,6 +179,15 @@ describe('locate: maps frames of each trace format to repository files', () => {
     expect(result.candidates[0]!.reason).toContain('holds the message');
   });
 
+  it('never echoes a secret pasted with the error (its message was shown as given)', async () => {
+    const secrets = ['S3cretPassw0rd', 'hunter2hunter2', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789'];
+    const result = await run(`Error: connect failed for postgres://admin:${secrets[0]}@db:5432/app password=${secrets[1]} token ${secrets[2]}\n    at parseQuery (/ci/lib/query.js:3:30)`);
+    expect(result.candidates.map((c) => c.path)).toEqual(['lib/query.js']);
+    expect(result.error?.message).toBe('connect failed for postgres://admin:[REDACTED]@db:5432/app password=[REDACTED] token [REDACTED]');
+    const echoed = JSON.stringify(result);
+    for (const secret of secrets) expect(echoed).not.toContain(secret);
+  });
+
   it('finds the definition of a frame\'s function that more files call than the search keeps', async () => {
     const files: Record<string, string> = { 'zz/def.ts': 'export function beta(x: number) {\n  return x;\n}\n' };
     for (let i = 1; i <= 420; i++) files[`src/u${i}.ts`] = `export const v${i} = beta(${i});\n`;
