@@ -11,6 +11,8 @@
 import fg from 'fast-glob';
 import type { SearchScope } from '../core/deps.js';
 import { compileIgnoreRules, readIgnoreFiles, type IgnoreRules } from './ignore.js';
+
+export { MAX_RULES } from './ignore.js';
 import { PRUNED_DIRS, skipReason } from './filters.js';
 import { createPathMatcher, normalizeGlob } from './match.js';
 import { ancestorDirs, resolveScopeEntries, type ScopeEntries } from './scope.js';
@@ -26,6 +28,8 @@ export interface GlobList {
   files: ListedFile[];
   /** Files passed over, by reason (`ignored`, `excluded`, and the built-in skip reasons). */
   skipped: Record<string, number>;
+  /** Ignore rules past the bound, not applied (`MAX_RULES` in `ignore.ts`). */
+  droppedRules: number;
 }
 
 const WALK = { dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, unique: true } as const;
@@ -51,7 +55,7 @@ export async function listFilesByGlob(scope: SearchScope): Promise<GlobList> {
     else if (included(file.path)) kept.set(file.path, file);
   }
   const files = [...kept.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped };
+  return { files, skipped, droppedRules: rules.dropped };
 }
 
 /**

@@ -25,7 +25,18 @@ export interface IgnoreRules {
   pruneGlobs: string[];
   /** True when some rule re-includes (`!pattern`). */
   hasNegation: boolean;
+  /** Rules past `MAX_RULES` (the deepest files' last), not applied. */
+  dropped: number;
 }
+
+/**
+ * Rules applied at most. Every listed path is tested against every rule (the `ignore` package
+ * runs them in turn), so thirty generated 1 MB `.gitignore` files took the fallback listing past
+ * the heap limit: it crashed. Hand-written ignore files of a whole monorepo stay far below.
+ */
+export const MAX_RULES = 2000;
+/** Rules turned into walk-pruning globs at most (they only save time). */
+const MAX_PRUNE_GLOBS = 500;
 
 /** Reads the given .gitignore files (root-relative) and .git/info/exclude; unreadable ones are skipped. */
 export async function readIgnoreFiles(root: string, gitignores: readonly string[]): Promise<IgnoreFile[]> {
@@ -56,13 +67,15 @@ async function readRegularFile(realRoot: string, path: string): Promise<string |
 /** One rule list from many ignore files: info/exclude and shallow files first, so deeper rules win. */
 export function compileIgnoreRules(files: readonly IgnoreFile[]): IgnoreRules {
   const ordered = [...files].sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
-  const rules = ordered.flatMap((file) => parseLines(file.content).map((line) => rebaseRule(line, file.dir)));
+  const all = ordered.flatMap((file) => parseLines(file.content).map((line) => rebaseRule(line, file.dir)));
+  const rules = all.slice(0, MAX_RULES);
   const matcher = ignore({ ignorecase: false }).add(rules);
   const hasNegation = rules.some((rule) => rule.startsWith('!'));
   return {
     ignores: (path) => matcher.ignores(path),
-    pruneGlobs: hasNegation ? [] : rules.flatMap(toPruneGlob),
+    pruneGlobs: hasNegation ? [] : rules.flatMap(toPruneGlob).slice(0, MAX_PRUNE_GLOBS),
     hasNegation,
+    dropped: all.length - rules.length,
   };
 }
 

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { listFilesByGlob, MAX_RULES } from '../../src/retrieve/glob.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+
+const repo = useTempRepos();
+
+describe('the fallback listing (fast-glob and the ignore package)', () => {
+  it(`applies at most ${MAX_RULES} ignore rules, shallow files first: thirty generated 1 MB .gitignore files took it past the heap limit`, async () => {
+    const rules = Array.from({ length: MAX_RULES + 500 }, (_, i) => `gen_${i}.ts`);
+    const r = repo({ '.gitignore': `${rules.join('\n')}\n`, 'pkg/.gitignore': 'local.ts\n', 'gen_0.ts': 'a', [`gen_${MAX_RULES + 100}.ts`]: 'b', 'pkg/local.ts': 'c', 'src/a.ts': 'd' }, { git: false });
+    const listed = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 });
+    // the first rules apply; those past the bound, and the deeper file's after them, do not, and are counted
+    expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', `gen_${MAX_RULES + 100}.ts`, 'pkg/.gitignore', 'pkg/local.ts', 'src/a.ts']);
+    expect(listed.droppedRules).toBe(501);
+  });
+});
