@@ -1,5 +1,4 @@
 import { cleanInput } from '../core/text.js';
-import { redactSecrets } from '../core/redact.js';
 import { createShownRedactor } from '../core/redact-query.js';
 import { MAX_NAME_FILES, PROSE_KINDS, searchLeftOut } from '../callgraph/lookup.js';
 import { enclosingDefinition } from '../callgraph/sites.js';
@@ -45,8 +44,10 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     const mapFrame = createFrameMapper(files, scope.root);
     const matches = parsed.frames.map((f) => (f.file && !f.runtime ? mapFrame(f.file) : undefined));
     const query = queryOf(parsed);
+    // A secret pasted with the error is searched, never kept, and never shown in what the result echoes (its message, a reason quoting it).
+    const shown = createShownRedactor(text);
     const [found, history] = await Promise.all([
-      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: MAX_NAME_FILES, unsaved: createShownRedactor(text).secretTerms(query) }, signal) : undefined,
+      query.symbols.length + query.literals.length > 0 ? tool.searcher.search({ ...scope, query, maxCandidates: MAX_NAME_FILES, unsaved: shown.secretTerms(query) }, signal) : undefined,
       tool.history.read(scope.root, historyDepth, signal),
     ]);
     const definitions = new Map<string, Place[]>();
@@ -87,13 +88,11 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     }
     const error = parsed.errors.find((e) => e.trace === parsed.primary) ?? parsed.errors[0];
     tool.logger.debug(`locate: ${parsed.frames.length} frames, ${matches.filter(Boolean).length} in the repository, ${history?.commits ?? 0} commits of history`);
-    // What the result echoes of the error text (its message, a reason quoting it) never shows a secret pasted with it.
-    const shown = (line: string): string => redactSecrets(line, { prose: true });
     return {
       root: scope.root,
-      ...(error ? { error: { ...error, message: shown(error.message) } } : {}),
+      ...(error ? { error: { ...error, message: shown.text(error.message) } } : {}),
       frames: parsed.frames.map((frame, i): LocatedFrame => (matches[i]?.paths.length === 1 ? { ...frame, path: matches[i].paths[0]! } : frame)),
-      candidates: candidates.map((c) => ({ ...c, reason: shown(c.reason) })),
+      candidates: candidates.map((c) => ({ ...c, reason: shown.text(c.reason) })),
       historyCommits: history?.commits ?? 0,
     };
   } finally {
