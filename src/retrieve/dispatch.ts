@@ -18,7 +18,7 @@ import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
-import { isStuckError } from './rg-process.js';
+import { isStuckError, isTimeout } from './rg-process.js';
 import { readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
 import { MatchLog } from './match-log.js';
@@ -309,11 +309,6 @@ function userGlobs(include: readonly string[], exclude: readonly string[]): stri
 function throwIfBadGlob(error: Error): void {
   const bad = /error parsing glob .*/.exec(error.message);
   if (bad) throw new UsageError('bad_option', `an include or exclude glob is not valid: ${bad[0]}`, { hint: 'check --include, --exclude and the config file; a literal [ or { is written [[] or [{]' });
-}
-
-/** rg ran out of its time (`searchTimeout`) or its memory: it would only do it again. */
-function isTimeout(error: unknown): boolean {
-  return isSearchFailure(error) && /^ripgrep (?:timed out after|held more than) /.test((error as Error).message);
 }
 
 /** rg ran and failed (crashed, killed, timed out, unreadable output); not a missing rg, not an abort. */

@@ -98,12 +98,20 @@ export function wasStuckIn(root: string): boolean {
   return stuckRoots.has(root);
 }
 
+/** How the errors of an rg this module stopped begin: the checks below read them, so message and check cannot drift apart. */
+const TIMED_OUT = 'ripgrep timed out after';
+const OUTGREW = 'ripgrep held more than';
+const STUCK = 'ripgrep was stuck opening a named pipe (FIFO)';
+
 /** The error of an rg stopped because it was stuck on a named pipe. */
 export function isStuckError(error: unknown): boolean {
   return error instanceof SearchError && error.message.startsWith(STUCK);
 }
 
-const STUCK = 'ripgrep was stuck opening a named pipe (FIFO)';
+/** The error of an rg stopped for running out of its time (`searchTimeout`) or its memory: it would only do it again. */
+export function isTimeout(error: unknown): boolean {
+  return error instanceof SearchError && (error.message.startsWith(TIMED_OUT) || error.message.startsWith(OUTGREW));
+}
 
 /** How long the pipes of an rg that has exited are still read, for a child it left holding them. */
 const EXIT_GRACE_MS = 1000;
@@ -232,9 +240,9 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
       if (OWN_GROUP) signalAll('SIGKILL');
     });
   if (run.signal?.aborted) throw abortError();
-  if (timedOut) throw new SearchError('search_failed', `ripgrep timed out after ${run.timeout} ms in ${run.root}`);
+  if (timedOut) throw new SearchError('search_failed', `${TIMED_OUT} ${run.timeout} ms in ${run.root}`);
   if (stuck) throw new SearchError('search_failed', `${STUCK} in ${run.root} (a .gitignore that is one?) and was stopped`);
-  if (outgrew) throw new SearchError('search_failed', `ripgrep held more than ${Math.round((run.maxMemory ?? MAX_RG_MEMORY) / 1e6)} MB of memory in ${run.root} and was stopped (an ignore file that never ends, such as a link to /dev/zero?)`);
+  if (outgrew) throw new SearchError('search_failed', `${OUTGREW} ${Math.round((run.maxMemory ?? MAX_RG_MEMORY) / 1e6)} MB of memory in ${run.root} and was stopped (an ignore file that never ends, such as a link to /dev/zero?)`);
   if (code === 0 || code === 1) return;
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const killedBy = code === null ? child.signalCode : null;
