@@ -58,8 +58,16 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
       transport.onclose = () => done();
     });
     await server.connect(transport);
+    const calls = trackRequests(transport, stdout);
     reporter.logger.info(`ctxloop mcp: serving retrieve_context and locate_bug on stdio (${describeRoots(args.config)})`);
     await closed;
+    // stdin ended with calls still running (a client that sends its last request and closes
+    // its end, `printf … | ctxloop mcp`): they are answered before the server closes, or the
+    // client would get no reply and the exit code would say all went well. SIGINT does not wait.
+    if (!io.signal?.aborted && calls.pending() > 0) {
+      reporter.logger.info(`ctxloop mcp: stdin closed; answering ${calls.pending()} call(s) still running`);
+      await calls.settled(io.signal);
+    }
     await server.close();
     await retriever.close();
     if (broken && stdin.readable && !stdin.readableEnded) throw new CtxloopError('internal', `the MCP connection closed: ${broken.message}`);
@@ -67,6 +75,49 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     return reportFailure(error, view);
   }
+}
+
+/**
+ * Requests the server has read and not yet answered, counted at the transport: a request in,
+ * its response (result or error) out. A request the client cancels gets no response, so its
+ * cancellation settles it; a response that cannot be written (stdout closed) settles it too.
+ */
+function trackRequests(transport: StdioServerTransport, stdout: Writable): { pending: () => number; settled: (signal?: AbortSignal) => Promise<void> } {
+  const open = new Set<string | number>();
+  const waiters = new Set<() => void>();
+  const settle = (id: unknown): void => {
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    open.delete(id);
+    if (open.size === 0) for (const done of waiters) done();
+  };
+  const receive = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    const m = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    if (typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) open.add(m.id);
+    if (m.method === 'notifications/cancelled') settle(m.params?.requestId);
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    const m = message as { id?: unknown; method?: unknown };
+    const isResponse = m.method === undefined;
+    try {
+      await send(message);
+    } finally {
+      if (isResponse) settle(m.id);
+    }
+  };
+  return {
+    pending: () => open.size,
+    settled: (signal) =>
+      new Promise<void>((done) => {
+        if (open.size === 0 || signal?.aborted || stdout.destroyed) return done();
+        waiters.add(done);
+        signal?.addEventListener('abort', () => done(), { once: true });
+        stdout.once('close', () => done());
+        stdout.once('error', () => done());
+      }),
+  };
 }
 
 /** The default roots exist and their labels are sound, before a client connects; their paths. */

@@ -172,6 +172,24 @@ describe.runIf(existsSync(BIN))('ctxloop mcp stdout', () => {
   });
 });
 
+describe.runIf(existsSync(BIN))('ctxloop mcp when stdin closes with calls running', () => {
+  it('answers every call it read before it exits 0 (it closed at once and the calls got no reply)', async () => {
+    await withServer(['--quiet'], async (server) => {
+      // All of it written at once and stdin closed behind it, as `printf … | ctxloop mcp` does.
+      server.initialize();
+      server.send({ method: 'notifications/initialized' });
+      server.send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail', format: 'paths' } } });
+      server.send({ id: 3, method: 'tools/call', params: { name: 'locate_bug', arguments: { error: 'Error: invalid email\n    at signup (src/routes/signup.ts:3:9)', format: 'paths' } } });
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
+      const replies = server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id?: number; result?: { content: Array<{ text: string }> } });
+      expect(replies.map((m) => m.id)).toEqual([1, 2, 3]);
+      expect(replies[1]!.result!.content[0]!.text).toContain('src/auth/verify.ts');
+      expect(replies[2]!.result!.content[0]!.text).toContain('src/routes/signup.ts');
+    });
+  });
+});
+
 describe.runIf(existsSync(BIN))('ctxloop mcp on a request over the transport\'s limit', () => {
   it('says why the connection closed, in one line, and exits 1 (it exited 13 with nothing said)', async () => {
     await withServer(['--quiet'], async (server) => {
