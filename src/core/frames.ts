@@ -9,9 +9,12 @@ import { isRuntimeFrame, simpleSymbolOf } from './frame-names.js';
 import { normalizeFramePath } from './frame-paths.js';
 import type { ErrorReport, FrameFormat, ParsedTrace, StackFrame } from './types.js';
 
-/** A megabyte of log says nothing its first lines don't; long lines are minified code, not frames. */
+/** A megabyte of log says nothing its first lines don't. */
 const MAX_LINES = 20_000;
+/** A longer line is shortened before it is read (see `shortenLine`). */
 const MAX_LINE_CHARS = 1_000;
+/** Template argument lists collapsed at most this deep. */
+const MAX_TEMPLATE_DEPTH = 16;
 /** Lines a wrapped gdb frame may take. */
 const MAX_GDB_LINES = 6;
 
@@ -36,13 +39,31 @@ export function parseStackTrace(text: string): ParsedTrace {
   const scanner = new Scanner();
   const lines = headAndTail(text.replace(/\r\n?/g, '\n').split('\n'), MAX_LINES);
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!.trimEnd();
-    if (line.length > MAX_LINE_CHARS) continue;
+    let line = shortenLine(lines[i]!.trimEnd());
     // A gdb frame whose argument list wraps: joined before it is read.
     for (let extra = 0; isOpenGdbFrame(line) && extra < MAX_GDB_LINES && i + 1 < lines.length; extra++) line += ' ' + lines[++i]!.trim();
     scanner.read(line);
   }
   return scanner.finish();
+}
+
+/**
+ * A line of at most `MAX_LINE_CHARS`, keeping what a frame needs. A C++ frame naming template
+ * instances runs past a thousand characters with its file and line at the end (it used to be
+ * skipped, and a later frame was blamed): its template argument lists are collapsed, innermost
+ * first (`std::map<std::string, int>::at` → `std::map<>::at`). What is still too long (minified
+ * code, a megabyte of one line) keeps its head and, where the location is, its tail.
+ */
+function shortenLine(line: string): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const head = MAX_LINE_CHARS / 4;
+  let short = line.length > 16 * MAX_LINE_CHARS ? `${line.slice(0, 8 * MAX_LINE_CHARS)} … ${line.slice(-8 * MAX_LINE_CHARS)}` : line;
+  for (let depth = 0; short.length > MAX_LINE_CHARS && depth < MAX_TEMPLATE_DEPTH; depth++) {
+    const collapsed = short.replace(/<(?:[^<>\n]|<>)+>/g, '<>');
+    if (collapsed === short) break;
+    short = collapsed;
+  }
+  return short.length <= MAX_LINE_CHARS ? short : `${short.slice(0, head)} … ${short.slice(-(MAX_LINE_CHARS - head - 3))}`;
 }
 
 /**

@@ -214,6 +214,23 @@ describe('parseStackTrace: C and C++', () => {
     expect(parsed.errors[0]).toMatchObject({ type: 'heap-use-after-free', trace: 0 });
   });
 
+  it('reads a frame of a long template instance (over 1,000 characters: it was skipped and the next frame blamed)', () => {
+    const type = (depth: number): string => (depth === 0 ? 'std::basic_string<char, std::char_traits<char>, std::allocator<char> >' : `std::map<${type(depth - 1)}, std::vector<${type(depth - 1)}, std::allocator<${type(depth - 1)}> > >`);
+    const name = `acme::Registry<${type(2)}>::lookup(${type(1)} const&)`;
+    const parsed = parseStackTrace(
+      [
+        '==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000010 at pc 0x4c1a2b bp 0x7ffc sp 0x7ffc',
+        `    #0 0x4c1a2b in ${name} /home/ci/acme/src/registry.hpp:212:9`,
+        '    #1 0x4c1b3c in main /home/ci/acme/src/main.cpp:14:3',
+      ].join('\n'),
+    );
+    expect(name.length).toBeGreaterThan(1_000);
+    expect(brief(parsed.frames)).toEqual(['/home/ci/acme/src/registry.hpp:212 lookup', '/home/ci/acme/src/main.cpp:14 main']);
+    // a line too long even then keeps the location at its end
+    const huge = parseStackTrace(`    #0 0x4c1a2b in f(${'int, '.repeat(50_000)}int) /home/ci/acme/src/huge.cpp:3:1`);
+    expect(huge.frames[0]).toMatchObject({ file: '/home/ci/acme/src/huge.cpp', line: 3 });
+  });
+
   it('reads UBSan runtime errors as frames with their message', () => {
     const parsed = parseStackTrace('src/decNumber/decNumber.c:6209:11: runtime error: signed integer overflow: 5 - -1 cannot be represented in type int');
     expect(parsed.frames).toEqual([{ format: 'sanitizer', file: 'src/decNumber/decNumber.c', line: 6209, column: 11, trace: 0, depth: 0, runtime: false }]);
