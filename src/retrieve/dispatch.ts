@@ -18,7 +18,7 @@ import { listSearchableFiles, type FileList } from './list.js';
 import { normalizeGlob } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
-import { isStuckError, isTimeout } from './rg-process.js';
+import { isStuckError, isTimeout, pathArgs, runRg, type RgProcess } from './rg-process.js';
 import { readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
 import { MatchLog } from './match-log.js';
@@ -55,6 +55,20 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
   const hung: { error?: Error } = {};
 
   const rg = (): Promise<string> => (rgPath ??= resolveRgPath(env, logger));
+  const checkedGlobs = new Map<string, Promise<void>>();
+  /** The user's globs, read by rg once per set: a glob it cannot parse is refused even when no content scan would run (a task without terms, a warm index). */
+  const globsChecked = (scope: SearchScope, path: string, signal?: AbortSignal): Promise<void> => {
+    const globs = userGlobs(scope.include, scope.exclude);
+    if (globs.length === 0) return Promise.resolve();
+    const key = JSON.stringify(globs);
+    let checked = checkedGlobs.get(key);
+    if (!checked) {
+      checked = checkGlobs(globs, { rgPath: path, root: scope.root, logger, signal, timeout });
+      checkedGlobs.set(key, checked);
+      checked.catch(() => checkedGlobs.delete(key));
+    }
+    return checked;
+  };
   /** The listing is shared by the calls of a run; the call that starts it lends it its signal, so no rg outlives an aborted run. */
   const listOf = (scope: SearchScope, signal?: AbortSignal): Promise<FileList> => {
     const key = keyOf(scope);
@@ -128,6 +142,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     async search(request, signal) {
       throwIfAborted(signal);
       const path = await rg();
+      await globsChecked(request, path, signal);
       return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, timeout, signal, hung });
     },
   };
@@ -236,7 +251,6 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       .then(() => (context.index.unreadable ? undefined : store?.save(context.index.terms, [...context.index.unsaved])))
       .catch((error: unknown) => {
         if (!isSearchFailure(error) || context.signal?.aborted) throw error;
-        throwIfBadGlob(error as Error);
         if (isTimeout(error)) context.hung.error ??= error as Error;
         failed.error = error as Error;
       });
@@ -304,11 +318,17 @@ function userGlobs(include: readonly string[], exclude: readonly string[]): stri
 /**
  * The user's include and exclude globs reach rg in the content scan only (the listing applies
  * them itself, with picomatch, which reads almost anything): one rg cannot parse is theirs to fix,
- * not a failed search to warn about and go on without.
+ * not a failed search to warn about and go on without. rg reads them here on a listing of the
+ * root alone (`--max-depth 0`: nothing is read); any other failure is left to the scan to meet.
  */
-function throwIfBadGlob(error: Error): void {
-  const bad = /error parsing glob .*/.exec(error.message);
-  if (bad) throw new UsageError('bad_option', `an include or exclude glob is not valid: ${bad[0]}`, { hint: 'check --include, --exclude and the config file; a literal [ or { is written [[] or [{]' });
+async function checkGlobs(globs: readonly string[], run: Omit<RgProcess, 'args'>): Promise<void> {
+  try {
+    await runRg({ ...run, args: ['--no-config', '--files', '--max-depth', '0', ...globs.flatMap((g) => ['--glob', g]), ...pathArgs([''])] }, () => undefined);
+  } catch (error) {
+    const bad = /error parsing glob .*/.exec((error as Error).message);
+    if (bad) throw new UsageError('bad_option', `an include or exclude glob is not valid: ${bad[0]}`, { hint: 'check --include, --exclude and the config file; a literal [ or { is written [[] or [{]' });
+    if (isAbortError(error)) throw error;
+  }
 }
 
 /** rg ran and failed (crashed, killed, timed out, unreadable output); not a missing rg, not an abort. */

@@ -70,8 +70,9 @@ describe('search', () => {
   it('refuses an include or exclude glob rg cannot read, as a usage error naming it', async () => {
     const r = repo({ 'src/a.ts': 'const token = 1;\n' });
     const cases: Array<[string[], string[]]> = [[['['], []], [[], ['{{a']], [['[z-a]'], []]];
-    for (const [include, exclude] of cases) {
-      const found = await createSearcher({ logger: silentLogger }).search(request(r.root, { keywords: ['token'] }, { include, exclude }), undefined).catch((e: unknown) => e);
+    // also when no content scan runs (a task without terms): it used to be accepted then
+    for (const [[include, exclude], keywords] of cases.flatMap((c) => [[c, ['token']], [c, []]] as const)) {
+      const found = await createSearcher({ logger: silentLogger }).search(request(r.root, { keywords: [...keywords] }, { include, exclude }), undefined).catch((e: unknown) => e);
       expect(found).toMatchObject({ code: 'bad_option', message: expect.stringMatching(/^an include or exclude glob is not valid: error parsing glob '!?(\[|\{\{a|\[z-a\])'/) });
     }
     // a glob it can read is applied
