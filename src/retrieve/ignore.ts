@@ -5,9 +5,10 @@
  * as in git. Rules from directories above the root are not read (ripgrep runs with
  * `--no-ignore-parent` to match).
  */
-import { lstat, readFile, realpath } from 'node:fs/promises';
+import { lstat, open, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import ignore from 'ignore';
+import { MAX_IGNORE_FILE } from './rg-process.js';
 
 export interface IgnoreFile {
   /** Root-relative POSIX directory the rules belong to; '' for the root. */
@@ -46,18 +47,23 @@ export async function readIgnoreFiles(root: string, gitignores: readonly string[
   return read.filter((f): f is IgnoreFile => f.content !== undefined);
 }
 
-/** An ignore file larger than this is not one (a hostile repository's multi-gigabyte `.gitignore`). */
-const MAX_IGNORE_BYTES = 1_000_000;
+/**
+ * Bytes read of an ignore file at most: its first `MAX_RULES` rules are far inside. A larger file
+ * is still one, up to the size past which rg does not read it either (`MAX_IGNORE_FILE`: a
+ * hostile repository's multi-gigabyte `.gitignore`); the listing used to drop any file over
+ * 1 MB whole, while rg applied it.
+ */
+const MAX_IGNORE_READ = 1_000_000;
 
 async function readRegularFile(realRoot: string, path: string): Promise<string | undefined> {
   try {
     // lstat: a .gitignore that is a symlink, a FIFO or a device is not read; neither is one
     // reached through a linked directory (`.git` pointing elsewhere) nor an oversized one
     const info = await lstat(path);
-    if (!info.isFile() || info.size > MAX_IGNORE_BYTES) return undefined;
+    if (!info.isFile() || info.size > MAX_IGNORE_FILE) return undefined;
     const real = await realpath(path);
     if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) return undefined;
-    return await readFile(path, 'utf8');
+    return await readHead(path, MAX_IGNORE_READ);
   } catch {
     // missing or unreadable: git would not apply it either
     return undefined;
@@ -77,6 +83,20 @@ export function compileIgnoreRules(files: readonly IgnoreFile[]): IgnoreRules {
     hasNegation,
     dropped: all.length - rules.length,
   };
+}
+
+/** The first `max` bytes of a file as text, cut after its last whole line when there is more. */
+async function readHead(path: string, max: number): Promise<string> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(max + 1);
+    const { bytesRead } = await file.read(buffer, 0, max + 1, 0);
+    if (bytesRead <= max) return buffer.toString('utf8', 0, bytesRead);
+    const lastLine = buffer.lastIndexOf(0x0a, max - 1);
+    return buffer.toString('utf8', 0, lastLine < 0 ? 0 : lastLine);
+  } finally {
+    await file.close();
+  }
 }
 
 function parseLines(content: string): string[] {

@@ -339,7 +339,7 @@ export function pathArgs(paths: readonly string[]): string[] {
 }
 
 /** An ignore file larger than this is no ignore file (rg reads it line by line into memory). */
-const MAX_IGNORE_FILE = 16 * 1024 * 1024;
+export const MAX_IGNORE_FILE = 16 * 1024 * 1024;
 
 /**
  * The root's `.gitignore` or `.git/info/exclude` when it is something rg must not open: a FIFO

@@ -14,3 +14,14 @@ describe('the fallback listing (fast-glob and the ignore package)', () => {
     expect(listed.droppedRules).toBe(501);
   });
 });
+
+describe('the fallback listing and a large .gitignore', () => {
+  it('applies a .gitignore over 1 MB, as rg does (it was dropped whole), reading its head', async () => {
+    // 1.5 MB: its first line is a rule, the rest comments; the cut falls between two lines
+    const filler = Array.from({ length: 30_000 }, (_, i) => `# ${String(i).padStart(45, '0')}`).join('\n');
+    const r = repo({ '.gitignore': `secret.env\n${filler}\n`, 'secret.env': 'a', 'src/a.ts': 'b' }, { git: false });
+    const listed = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 });
+    // (the .gitignore itself is over --max-filesize)
+    expect(listed.files.map((f) => f.path)).toEqual(['src/a.ts']);
+  });
+});
