@@ -1,5 +1,6 @@
 import { appendFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import envPaths from 'env-paths';
 import { makeDirectory } from '../core/make-directory.js';
 import { CtxloopError, isAbortError, isCtxloopError, isUsageError, toError, UsageError } from '../core/errors.js';
@@ -71,11 +72,25 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
   await writeOutput(options.json ? renderReportJson(report) : renderReport(report), io.stdout);
 }
 
+/** What `--only` may take to test every task id: a regular expression that backtracks without end (`(.*)*x`) would hang the command. */
+const ONLY_TIMEOUT_MS = 2000;
+
 function selectTasks(tasks: EvalTask[], options: EvalCommandOptions): EvalTask[] {
   const only = options.only;
-  const selected = (only ? tasks.filter((task) => only.test(task.id)) : tasks).slice(0, options.limit);
+  const selected = (only ? matchIds(only, tasks) : tasks).slice(0, options.limit);
   if (selected.length === 0) throw new UsageError('bad_option', `no task of ${options.dataset} matches --only ${only?.source ?? ''}`.trimEnd());
   return selected;
+}
+
+/** The tasks whose id `only` matches, tested in a context that is stopped past `ONLY_TIMEOUT_MS`. */
+function matchIds(only: RegExp, tasks: EvalTask[]): EvalTask[] {
+  let matched: boolean[];
+  try {
+    matched = runInNewContext('ids.map((id) => only.test(id))', { only, ids: tasks.map((task) => task.id) }, { timeout: ONLY_TIMEOUT_MS }) as boolean[];
+  } catch (error) {
+    throw new UsageError('bad_option', `--only ${only.source} took over ${ONLY_TIMEOUT_MS / 1000} s to test the ids of ${tasks.length} task(s) (it backtracks without end)`, { hint: 'write it without nested repetition such as (a+)+ or (.*)*', cause: error });
+  }
+  return tasks.filter((_, i) => matched[i] === true);
 }
 
 /** The work directory, made when missing (`makeDirectory`); a file in its place is the user's to fix. */

@@ -53,6 +53,11 @@ describe('evalCommand usage', () => {
     expect(noRepos.stderr).toMatch(/--repos .*nope is not a directory/);
     const noMatch = await run(['--dataset', dataset, '--repos', fixture.reposDir, '--only', 'zzz']);
     expect(noMatch.stderr).toMatch(/no task of .*d\.jsonl matches --only zzz/);
+    // a regular expression that backtracks without end on the ids: it hung the command
+    writeFileSync(dataset, JSON.stringify({ id: 'django__django-1234567890123456789', repo: 'acme/widget', base_commit: fixture.base, task: 'x', gold_files: ['a'] }) + '\n');
+    const endless = await run(['--dataset', dataset, '--repos', fixture.reposDir, '--only', '(.*)*x$']);
+    expect(endless).toMatchObject({ code: 2, stdout: '' });
+    expect(endless.stderr).toMatch(/^ctxloop: --only \(\.\*\)\*x\$ took over 2 s to test the ids of 1 task\(s\) \(it backtracks without end\)\n.*write it without nested repetition/);
   });
 
   it('reports a records file or work dir it cannot use in one line, no stack (a directory, a file, a full disk)', async () => {
