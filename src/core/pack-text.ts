@@ -34,7 +34,7 @@ export function shownText(text: string): string {
 /** `## path (score 0.93)` and the reason: what precedes a file's regions. */
 export function renderFileHeading(file: Pick<FileResult, 'path' | 'score' | 'reason'>): string {
   const title = `## ${shownPath(file.path)} (score ${file.score.toFixed(2)})`;
-  return file.reason ? `${title}${PACK_SEPARATOR}${file.reason}` : title;
+  return file.reason ? `${title}${PACK_SEPARATOR}${shownText(file.reason)}` : title;
 }
 
 /** `lines 40–88 (verifyEmail)`, `line 7`. */
@@ -47,11 +47,13 @@ export function describeRegion(region: Pick<Region, 'start' | 'end' | 'symbol'>)
  * A region's lines, each prefixed with its number and a tab, as `cat -n` writes them (unpadded):
  * `40\tconst x = 1;`. The tab merges with the line's indentation into one token, so numbering
  * costs about a token a line (`40| ` costs two). Blank lines stay blank: the next number says
- * where they were.
+ * where they were. Control characters in the code (an escape sequence a terminal would run, a
+ * lone carriage return that would overwrite the line) show as U+FFFD, as in names; JSON's
+ * `content` keeps the text as it is.
  */
 export function renderNumberedLines(region: Pick<Region, 'start' | 'content'>): string {
   const lines = (region.content ?? '').replace(/\n$/, '').split('\n');
-  return lines.map((line, k) => (line.trim() === '' ? '' : `${region.start + k}\t${line}`.trimEnd())).join('\n');
+  return lines.map((line, k) => (line.trim() === '' ? '' : shownText(`${region.start + k}\t${line}`.trimEnd()))).join('\n');
 }
 
 /** Marks lines left out between two regions of one fence. */

@@ -91,6 +91,20 @@ describe('file names and text a terminal would run', () => {
     }
     expect(shownPath('a\x9b31mb')).toBe('a\uFFFD31mb');
   });
+
+  it('shows them as U+FFFD in the md pack\'s code, title and root too (a file\'s escape sequences reached the terminal raw), and counts what it shows', async () => {
+    const { renderPackedFile } = await import('../../src/core/pack-text.js');
+    const sample = sampleResult();
+    const file = { ...sample.files[0]!, reason: `matches ${ESC}`, regions: [{ start: 1, end: 3, content: `const red = "${ESC}red\x1b]0;title\x07";\n\tindented\r\nlast\r` }] };
+    const md = renderMarkdown({ ...sample, task: `fix ${ESC}`, root: `/r/${ESC}`, files: [file] });
+    expect(md).not.toMatch(/[\x1b\x07\r]/);
+    expect(md).toContain('1\tconst red = "\uFFFD[31mred\uFFFD]0;title\uFFFD";\n2\t\tindented\n3\tlast\n```');
+    expect(md.split('\n')[0]).toBe('# Context for: fix \uFFFD[31m');
+    expect(md).toContain('Root: `/r/\uFFFD[31m`');
+    expect(md).toContain('matches \uFFFD[31m');
+    // the budget counts the text the pack prints
+    expect(md).toContain(renderPackedFile(file));
+  });
 });
 
 describe('errorLine', () => {

@@ -31,13 +31,13 @@ function emptyNote(result: RetrieveResult): string {
 
 function titleOf(task: string): string {
   const first = task.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
-  return first.length > MAX_TITLE ? `${first.slice(0, MAX_TITLE - 1)}…` : first;
+  return shownText(first.length > MAX_TITLE ? `${first.slice(0, MAX_TITLE - 1)}…` : first);
 }
 
 function headerOf(result: RetrieveResult): string {
   const fallback = result.fallback ? ` (fallback: ${result.fallback.reason})` : '';
   const files = `${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`;
-  const roots = result.roots ? `Roots: ${result.roots.map((r) => `${r.label} = \`${r.path}\``).join(', ')}` : `Root: \`${result.root}\``;
+  const roots = result.roots ? `Roots: ${result.roots.map((r) => `${shownPath(r.label)} = \`${shownPath(r.path)}\``).join(', ')}` : `Root: \`${shownPath(result.root)}\``;
   return `${roots} · provider: ${result.provider}${fallback} · ${files}`;
 }
 
