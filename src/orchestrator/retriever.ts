@@ -67,11 +67,15 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
   /** One root's loop, ready to run: roles loaded, provider chosen (and said, when `announce`), caches and evaluator built. */
   const startRun = async (task: string, { merged, env, resolved, logger }: ResolvedRun, announce: boolean): Promise<LoopContext> => {
     // An injected evaluator is the caller's choice: no provider is picked around it.
-    const choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
+    let choice: ProviderChoice = overrides.evaluator ? { provider: overrides.evaluator.id, note: `evaluator: ${overrides.evaluator.id}` } : chooseProvider({ ...resolved, env });
     // The roles are read (and checked) when a model will use them, or when the user named a folder
     // of their own, whose mistakes show at start either way; an offline run on the bundled ones
     // skips them (and the YAML and schema modules they load).
     const loaded = choice.model || resolved.agentsDir !== undefined || resolved.promptsDir !== undefined ? await rolesFor(resolved.agentsDir, resolved.promptsDir) : undefined;
+    // No model asked for (--model, CTXLOOP_MODEL, config): the evaluator role's hint for this
+    // provider names it (`model: { openai: … }` in agents/evaluator.md). One model serves the roles.
+    const hint = choice.model && resolved.model === undefined ? loaded?.agents.get('evaluator')?.model[choice.provider] : undefined;
+    if (hint !== undefined && hint !== choice.model?.model) choice = chooseProvider({ ...resolved, env, model: hint });
     if (resolved.noEgress && choice.model) throw egressRefused(choice);
     // a fallback is said once, as the warning it is (its note says the same)
     if (announce) {

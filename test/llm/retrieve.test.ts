@@ -1,5 +1,5 @@
 /** The loop with an LLM provider: real SDK clients, stub server, temp repository. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { cacheStats } from '../../src/cache/store.js';
 import type { Logger } from '../../src/core/log.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
+import { BUNDLED_AGENTS_DIR } from '../../src/roles/bundled-dirs.js';
 import { createTokenizer } from '../../src/pack/tokens.js';
 import type { TempRepo } from '../helpers/make-repo.js';
 import { autoReply, candidatePaths, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
@@ -44,6 +45,27 @@ describe('retrieve with a model', () => {
     expect(result.usage.llmCalls).toBe(stub.requests.length);
     expect(result.usage.inputTokens).toBe(stub.requests.reduce((sum, r) => sum + tokens.count(r.prompt), 0));
     expect(result.usage.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('asks for the model the evaluator agent names for the provider, unless a model is given', async () => {
+    const agents = mkdtempSync(join(tmpdir(), 'ctxloop-agents-'));
+    try {
+      cpSync(BUNDLED_AGENTS_DIR, agents, { recursive: true });
+      const file = join(agents, 'evaluator.md');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/openai: \S+/, 'openai: team-coder-7b'));
+      const models = async (options: RetrieveOptions): Promise<string[]> => {
+        stub.requests.length = 0;
+        await retrieve(TASK, { ...options, maxCycles: 1 });
+        return [...new Set(stub.requests.map((r) => r.body.model as string))];
+      };
+      expect(await models(openai())).toEqual(['gpt-4.1-mini']);
+      expect(await models({ ...openai(), agentsDir: agents })).toEqual(['team-coder-7b']);
+      expect(await models({ ...openai(), agentsDir: agents, model: 'asked-for' })).toEqual(['asked-for']);
+      // a hint for another provider is not this one's
+      expect(await models({ ...anthropic(), agentsDir: agents })).toEqual(['claude-haiku-4-5']);
+    } finally {
+      rmSync(agents, { recursive: true, force: true });
+    }
   });
 
   it('shows the model compact signatures with line numbers, never whole files', async () => {
