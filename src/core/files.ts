@@ -65,7 +65,7 @@ const TOOLING_LANGUAGES = new Set(['shell', 'make', 'docker', 'cmake']);
 const TOOLING_EXTENSIONS = new Set(['bat', 'cmd', 'ps1', 'm4', 'ac', 'am']);
 /** Where a repository keeps its product code: a file there with an unknown extension is source in a language we don't list. */
 const SOURCE_DIR = /(?:^|\/)(?:src|lib)\//;
-const CONFIG_FILE = /(?:^|\/)(?:package\.json|tsconfig[^/]*\.json|setup\.(?:py|cfg)|pyproject\.toml|Cargo\.toml|go\.mod|go\.sum|pom\.xml|build\.gradle(?:\.kts)?|Makefile|CMakeLists\.txt|\.[a-z]+rc(?:\.[a-z]+)?|[^/]*\.config\.[cm]?[jt]s)$/i;
+const CONFIG_FILE = /(?:^|\/)(?:package\.json|tsconfig[^/]*\.json|setup\.(?:py|cfg)|pyproject\.toml|Cargo\.toml|go\.mod|go\.sum|pom\.xml|build\.gradle(?:\.kts)?|Makefile|CMakeLists\.txt|\.[a-z]+rc(?:\.[a-z]+)?|[^/]*\.conf(?:ig)?\.[cm]?[jt]s|(?:gulpfile|gruntfile)\.[cm]?[jt]s)$/i;
 
 /** What a file is, from its path: code ranks above tests, examples, docs and generated files. */
 export function fileKindOf(path: string): FileKind {

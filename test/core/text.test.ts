@@ -51,6 +51,9 @@ describe('paths', () => {
     expect(fileKindOf('.github/ISSUE_TEMPLATE/bug_report.md')).toBe('tooling');
     expect(fileKindOf('scripts/release.sh')).toBe('tooling');
     expect(fileKindOf('scripts/crosscompile')).toBe('tooling');
+    // test-runner and task-runner configs, as `*.config.js` files are
+    for (const config of ['karma.conf.cjs', 'wdio.conf.js', 'rollup.config.mjs', 'Gruntfile.js', 'gulpfile.ts']) expect(fileKindOf(config)).toBe('config');
+    expect(fileKindOf('lib/conf.js')).toBe('code');
     // An unknown extension inside the source tree is a language we don't list, not data.
     expect(fileKindOf('src/builtin.jq')).toBe('code');
     expect(fileKindOf('assets/manual/bat.1.in')).toBe('data');
