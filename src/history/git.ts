@@ -26,9 +26,17 @@ const MAX_BUFFER = 32 * 1024 * 1024;
  * The repository searched may be anyone's, and its own `.git/config` is read: nothing it sets
  * may run a program. `log.showSignature` would run `gpg.program` (any path it names) on every
  * signed commit; the flags after `log` also turn off signatures, textconv and external diff
- * drivers; `core.fsmonitor` is a command as well.
+ * drivers; `core.fsmonitor` is a command as well. A partial clone (`--filter=tree:0`) fetches
+ * the trees `log --name-only` needs on demand, through whatever transport the repository names
+ * (`core.sshCommand`, a remote helper, a credential helper asked for a password): no transport
+ * may run (`protocol.allow=never`, and `GIT_NO_LAZY_FETCH` where git knows it); the history then
+ * holds what is local, or nothing.
  */
-const SAFE_CONFIG = ['-c', 'core.quotepath=off', '-c', 'log.showSignature=false', '-c', 'core.fsmonitor=false', '-c', 'gpg.program=false', '-c', 'gpg.ssh.program=false', '-c', 'gpg.x509.program=false'];
+const SAFE_CONFIG = [
+  '-c', 'core.quotepath=off', '-c', 'log.showSignature=false', '-c', 'core.fsmonitor=false',
+  '-c', 'gpg.program=false', '-c', 'gpg.ssh.program=false', '-c', 'gpg.x509.program=false',
+  '-c', 'protocol.allow=never', '-c', 'core.sshCommand=false', '-c', 'credential.helper=', '-c', 'core.askPass=false',
+];
 
 export function createGitHistory(options: GitHistoryOptions = {}): HistoryReader {
   const logger = options.logger ?? silentLogger;
@@ -66,7 +74,7 @@ export function parseLog(output: string): FileHistory {
 
 function runGit(args: string[], cwd: string, options: GitHistoryOptions, signal: AbortSignal | undefined): Promise<string> {
   // No prompts, no pager, no optional lock files: reading history must not write into the repository.
-  const env = { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+  const env = { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_NO_LAZY_FETCH: '1', GIT_ASKPASS: 'false', SSH_ASKPASS: 'false', LC_ALL: 'C' };
   return new Promise((resolve, reject) => {
     execFile('git', args, { cwd, env, encoding: 'utf8', maxBuffer: MAX_BUFFER, timeout: options.timeout ?? 15_000, ...(signal ? { signal } : {}) }, (error, stdout, stderr) => {
       if (error) reject(Object.assign(error, { stderr }));

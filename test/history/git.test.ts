@@ -40,4 +40,22 @@ describe('git history', () => {
     expect(history?.files.get('src/a.ts')).toEqual({ latest: 0, changes: 2 });
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('fetches nothing in a partial clone, whose missing trees git would fetch through a transport the repository configures', async () => {
+    const r = repo({ 'src/app/m.py': 'def parse_line(s):\n    raise ValueError("bad line")\n' });
+    const source = join(r.root, 'src');
+    git(source, 'init', '-q');
+    git(source, 'add', '-A');
+    git(source, 'commit', '-q', '-m', 'first');
+    const origin = join(r.root, 'origin.git');
+    git(r.root, 'clone', '-q', '--bare', source, origin);
+    git(origin, 'config', 'uploadpack.allowFilter', 'true');
+    const victim = join(r.root, 'victim');
+    git(r.root, 'clone', '-q', '--no-checkout', '--filter=tree:0', `file://${origin}`, victim);
+    const marker = join(r.root, 'ran');
+    git(victim, 'config', 'remote.origin.url', 'ssh://evil.example/x');
+    git(victim, 'config', 'core.sshCommand', `sh -c 'echo ran > "${marker}"'; false`);
+    await createGitHistory().read(victim, 10);
+    expect(existsSync(marker)).toBe(false);
+  });
 });
