@@ -19,6 +19,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') outputFailed = true;
 });
 
+// stderr carries progress and warnings only: when it cannot be written (a closed pipe, a full
+// disk) they are lost, not the run. Without a listener the first failed write crashed the
+// process, the result unprinted and the MCP server gone.
+process.stderr.on('error', () => undefined);
+
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

@@ -91,6 +91,33 @@ describe.runIf(existsSync(BIN) && existsSync('/dev/full'))('output that cannot b
   });
 });
 
+describe.runIf(existsSync(BIN) && existsSync('/dev/full'))('stderr that cannot be written', () => {
+  const clean = (): NodeJS.ProcessEnv => Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(ANTHROPIC|OPENAI|CTXLOOP)_/.test(k)));
+  const withStderr = (args: string[], stderr: 'full' | 'closed', input?: string): Promise<{ code: number | null; stdout: string }> => {
+    const full = stderr === 'full' ? openSync('/dev/full', 'w') : 'pipe';
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', full], env: clean() });
+    if (typeof full === 'number') closeSync(full);
+    else child.stderr?.destroy(); // the reader of stderr went away: EPIPE
+    if (input !== undefined) child.stdin?.end(input);
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+    return new Promise((done) => child.on('close', (code) => done({ code, stdout })));
+  };
+
+  it.each([['full'], ['closed']] as const)('(%s) loses only the progress: the result is printed and the exit is 0 (it crashed, exit 1, nothing printed)', async (how) => {
+    const r = await withStderr(['retrieve', '--root', repo.root, '--task', TASK, '--format', 'paths', '--no-cache', '--verbose'], how);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('src/auth/verify-email.ts');
+  });
+
+  it('lets the MCP server answer (it died before initialize)', async () => {
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const r = await withStderr(['mcp', '--root', repo.root, '--no-cache'], 'full', `${init}\n`);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 0, result: { serverInfo: { name: 'ctxloop' } } });
+  });
+});
+
 describe.runIf(existsSync(BIN))('a cache that cannot be used', () => {
   const cacheFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir) : []);
 
