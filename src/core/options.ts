@@ -382,12 +382,15 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
 
 /**
  * A cache kept inside the repository searched (`--cache .ctxloop-cache`) is not searched: its
- * files would come back as candidates of the next run. Its path, as a glob read literally.
+ * files would come back as candidates of the next run. Its path, as a glob read literally; a
+ * cache in the root itself, its files' names.
  */
 function excludeCache(root: string, cacheDir: string | null): string[] {
   if (cacheDir === null) return [];
   const rel = relative(root, resolve(root, cacheDir));
-  if (rel === '' || leavesRoot(rel)) return [];
+  // the root itself (`--cache .`): the names the cache writes there (cache/paths.ts CACHE_NAME)
+  if (rel === '') return [`/${'[0-9a-f]'.repeat(16)}*.json*`];
+  if (leavesRoot(rel)) return [];
   // anchored at the root: `cache` alone would be a name at any depth (`src/cache/` too)
   return [`/${rel.split(sep).join('/').replace(/[\\*?[\]{}()!]/g, '\\$&')}`];
 }

@@ -77,6 +77,19 @@ describe('retrieve (real ripgrep, real files)', () => {
     }
   });
 
+  it('does not search a cache kept in the root itself (--cache .): its files were candidates, packed at 0.3', async () => {
+    const r = makeRepo({ 'src/auth.ts': 'export function verifyEmail(token) { return parseExpiry(token) }\nexport function parseExpiry(t) { return 1 }\n' });
+    try {
+      const task = 'email verification token expiry parseExpiry';
+      await retrieve(task, { root: r.root, cache: r.root, threshold: 0.3 });
+      expect(readdirSync(r.root).filter((name) => name.endsWith('.json')).length).toBeGreaterThan(1);
+      const again = await retrieve(`${task} again`, { root: r.root, cache: r.root, threshold: 0.3 });
+      expect([...again.files.map((f) => f.path), ...again.candidates.map((c) => c.path)]).toEqual(['src/auth.ts']);
+    } finally {
+      r.cleanup();
+    }
+  });
+
   it('leaves out only the cache directory itself, not every directory of its name (src/cache/ was hidden by --cache cache)', async () => {
     const r = makeRepo({ 'src/cache/store.ts': 'export function flushStoreEntries() {\n  return 1;\n}\n' });
     try {
