@@ -3,7 +3,7 @@ import type { ResolvedOptions } from '../core/options.js';
 import type { Egress, FileFacts, Gap, CycleTrace, ProgressEvent, RetrieveResult, Score, Usage } from '../core/types.js';
 import { packFiles } from '../pack/pack.js';
 import type { LoopContext } from './loop.js';
-import { roundTo } from '../core/numbers.js';
+import { shownScore } from '../core/numbers.js';
 import { createShownRedactor } from '../core/redact-query.js';
 import { MAX_TASK_CHARS } from '../core/text.js';
 
@@ -84,7 +84,7 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
     candidates: ranked
       .filter((s) => !packedPaths.has(s.path))
       .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: roundTo(s.relevance, 2), reason: shown.text(s.reason) })),
+      .map((s) => ({ path: s.path, score: shownScore(s.relevance), reason: shown.text(s.reason) })),
     gaps: run.gaps.map((g) => shown.text(g.question)),
     cycles: run.cycles,
     usage: run.usage,

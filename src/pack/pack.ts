@@ -3,7 +3,7 @@ import { redactSecrets } from '../core/redact.js';
 import { fenceTagOf, GAP_LINE, PACK_SEPARATOR, renderFileHeading, renderNumberedLines, renderPackedFile } from '../core/pack-text.js';
 import type { CutRegion, FileFacts, FileResult, Region, Score } from '../core/types.js';
 import { regionsFor } from './regions.js';
-import { roundTo } from '../core/numbers.js';
+import { shownScore } from '../core/numbers.js';
 
 export interface PackInput {
   scores: Score[];
@@ -73,7 +73,7 @@ export function packFiles(input: PackInput): PackResult {
     const lines = redactSecrets(text, { path: score.path }).split('\n');
     const lineCount = text.endsWith('\n') ? lines.length - 1 : lines.length;
     const facts = input.facts.get(score.path);
-    const file: FileResult = { path: score.path, score: roundTo(score.relevance, 2), reason: score.reason, regions: [] };
+    const file: FileResult = { path: score.path, score: shownScore(score.relevance), reason: score.reason, regions: [] };
     // The heading with an empty fence, then per region its numbered lines (and a gap mark): the
     // running count is close; `settle` counts the finished text exactly.
     const heading = tokenizer.count(`${renderFileHeading(file)}${PACK_SEPARATOR}\`\`\`${fenceTagOf(file.path)}\n\`\`\``) + (packed.length > 0 ? sep : 0);

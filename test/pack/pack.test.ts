@@ -98,6 +98,13 @@ describe('packFiles', () => {
     expect(result.cut).toEqual([]);
   });
 
+  it('shows a score as reached only when it reached the threshold (0.6996 showed as 0.70, unpacked at 0.7)', async () => {
+    const { shownScore } = await import('../../src/core/numbers.js');
+    expect([0.6996, 0.7, 0.7049, 0.29, 0.999, 1, 0].map(shownScore)).toEqual([0.69, 0.7, 0.7, 0.29, 0.99, 1, 0]);
+    const result = pack(100_000, { scores: [{ ...SCORES[0]!, relevance: 0.70049 }, { ...SCORES[3]!, relevance: 0.6996 }] });
+    expect(result.files.map((f) => [f.path, f.score])).toEqual([['src/mail/send.ts', 0.7]]);
+  });
+
   it('cuts what does not fit, lowest scores first, and says so', () => {
     const whole = pack(100_000).tokens;
     const result = pack(Math.floor(whole / 3));
