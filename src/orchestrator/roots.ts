@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { basename, resolve } from 'node:path';
 import { isAbortError, UsageError } from '../core/errors.js';
 import { isInsideRoot } from '../core/inside.js';
@@ -93,6 +94,9 @@ interface RootRun {
  */
 export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal }: AcrossRoots): Promise<RetrieveResult> {
   const controller = new AbortController();
+  // every root's run listens to it, a few listeners each: eleven roots passed Node's leak warning
+  // of ten listeners (printed on stderr, even under --quiet); they are all removed as runs end
+  setMaxListeners(0, controller.signal);
   const stop = (): void => controller.abort();
   if (signal?.aborted) stop();
   signal?.addEventListener('abort', stop, { once: true });

@@ -45,6 +45,21 @@ describe('retrieve over several roots', () => {
     expect(apiFile.regions[0]).toMatchObject({ start: 1, symbol: 'handleLogin' });
   });
 
+  it('runs a dozen roots without Node\'s listener-leak warning (printed on stderr, even under --quiet, past ten roots)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const roots = Array.from({ length: 12 }, (_, i) => ({ label: `r${i}`, path: twoRepos().api.root }));
+      const result = await retrieve(TASK, { roots, cache: false, maxCycles: 1, signal: new AbortController().signal });
+      expect(result.roots).toHaveLength(12);
+      await new Promise((done) => setImmediate(done)); // warnings are emitted on the next tick
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('shares one budget across the roots', async () => {
     const { api, web } = twoRepos();
     const roots = [{ label: 'api', path: api.root }, { label: 'web', path: web.root }];
