@@ -97,6 +97,21 @@ const XML_SECRET = /(<([A-Za-z0-9_.:-]{0,60}(?:password|passwd|secret|token|apik
  */
 const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \t]*)(?:(["'`])([^"'`\n]{3,})\3|([^\s"'`,;)\]}]+))/g;
 
+/**
+ * A password given after its keyword and a space, as configuration files and command lines write
+ * it: `requirepass …` and `masterauth …` (Redis), `password …` (netrc), `curl -u user:…`,
+ * `mysql -p…`. Masked only when the value looks random (see `isRandomValue`): `password string`
+ * in a Go struct is a field's type.
+ */
+const SPACED_SECRET = /\b((?:requirepass|masterauth|password|passwd|passphrase)[ \t]+)([^\s'"`]{8,})/gi;
+const USER_PASSWORD_FLAG = /((?:^|[ \t])(?:-u|--user)[ \t]+[^\s:'"`]{1,100}:)([^\s'"`@]{1,200})/gm;
+const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s'"`-][^\s'"`]{5,})/g;
+/**
+ * A secret-named YAML key whose value is on the next line (`password:` then the value indented,
+ * or a `|` / `>` block): the value's first line is masked.
+ */
+const YAML_KEY_LINE = /^([ \t]*)([A-Za-z_][\w.-]{0,80})[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?$/;
+
 /** Masks secret-looking values in `text`; everything else, and the number of lines, is unchanged. */
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
   const dataFile = options.prose === true || (options.path !== undefined && isDataFile(options.path));
@@ -107,6 +122,10 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(AUTH_HEADER, (_, head: string) => `${head}${REDACTED}`);
   out = out.replace(QUERY_SECRET, (_, head: string) => `${head}${REDACTED}`);
   out = out.replace(CONNECTION_PASSWORD, (_, head: string) => `${head}${REDACTED}`);
+  out = out.replace(SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${REDACTED}` : match));
+  out = out.replace(USER_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
+  out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
+  if (/:[ \t]*(?:[|>][-+]?[ \t]*)?\r?\n/.test(out)) out = maskNextLineValues(out);
   out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
   out = replaceAssignments(out, (match, key, operator, quote, quoted, bare) => {
     const kind = secretKeyKind(key);
@@ -117,6 +136,19 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle);
   });
   return out;
+}
+
+/** `YAML_KEY_LINE` with a secret-named key: the first line of its value, indented below it, masked. */
+function maskNextLineValues(text: string): string {
+  const lines = text.split('\n');
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const key = YAML_KEY_LINE.exec(lines[i]!.replace(/\r$/, ''));
+    if (!key || secretKeyKind(key[2]!) !== 'strong') continue;
+    const next = /^([ \t]+)(\S.*?)(\r?)$/.exec(lines[i + 1]!);
+    if (!next || next[1]!.length <= key[1]!.length || next[2]!.includes(REDACTED) || isReference(next[2]!) || /^[A-Za-z_][\w.-]*[ \t]*:/.test(next[2]!) || next[2]!.startsWith('- ')) continue;
+    lines[i + 1] = `${next[1]}${REDACTED}${next[3]}`;
+  }
+  return lines.join('\n');
 }
 
 /**
@@ -164,7 +196,7 @@ function isReference(value: string): boolean {
   return (
     /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(plain) ||
     /^(?:true|false|null|nil|none|undefined|string|str|number|int|bool|boolean|bytes|required|optional|changeme|xxx+|\*+)$/i.test(plain) ||
-    /^[=<>~^/\\{[(]/.test(value) ||
+    /^[=<>~^/\\{[(|]/.test(value) ||
     /^(?:\$\{.*|\$[A-Za-z_0-9][\w]*|\$\(.*|\{\{.*\}\}|\{[A-Za-z_]\w*\}|%[sdr]|%\([^)]*\)s|<[^>]*>|\[[^\]]*\]|os\.environ.*|process\.env.*|ENV\[.*)$/.test(value) ||
     /^[A-Za-z_$][\w$.]*\(/.test(value) ||
     /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value) ||

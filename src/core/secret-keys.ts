@@ -6,10 +6,12 @@
 /** Words (of a key split at case changes, `_`, `-`, `.`) that name a credential on their own. */
 const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'secret', 'apikey', 'credential', 'privatekey', 'accesskey', 'accountkey', 'sharedaccesskey']);
 /**
- * Words that name a credential only sometimes (a lexer's `token = "def"`, `pwd` the directory):
- * the value must also look random — long enough, with a digit.
+ * Words that name a credential only sometimes (a lexer's `token = "def"`, `pwd` the directory,
+ * `pass` a step): the value must also look random — long enough, with a digit.
  */
-const WEAK_SECRET_WORDS = new Set(['token', 'pwd', 'sas']);
+const WEAK_SECRET_WORDS = new Set(['token', 'pwd', 'sas', 'pass']);
+/** A word ending in one of these names a password in a name run together: `PGPASSWORD`, `DBPASSWORD`, `HTPASSWD`. */
+const SECRET_ENDINGS = /(?:password|passwd)$/;
 /** Word pairs that do: `api_key`, `clientSecret`, `SIGNING_KEY`, … */
 const SECRET_PAIRS = new Set(['api key', 'access key', 'account key', 'private key', 'signing key', 'encryption key', 'master key', 'secret key', 'session key', 'auth token', 'access token', 'refresh token', 'client secret']);
 /** A last word saying the key holds something *about* the secret, not the secret itself. */
@@ -31,7 +33,7 @@ export function secretKeyKind(key: string): 'strong' | 'weak' | undefined {
   if (last === undefined || DESCRIPTOR_WORDS.has(last)) return undefined;
   let kind: 'weak' | undefined;
   for (let i = 0; i < words.length; i++) {
-    if (SECRET_WORDS.has(words[i]!)) return 'strong';
+    if (SECRET_WORDS.has(words[i]!) || SECRET_ENDINGS.test(words[i]!)) return 'strong';
     if (i > 0 && SECRET_PAIRS.has(`${words[i - 1]} ${words[i]}`)) return 'strong';
     if (WEAK_SECRET_WORDS.has(words[i]!)) kind = 'weak';
   }

@@ -137,6 +137,33 @@ function listTs(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listTs(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 }
 
+describe('redactSecrets on passwords written as tools write them (each came out in clear)', () => {
+  it.each([
+    ['export PGPASSWORD=Hx7pQ2vLm9Rt4WzA', `export PGPASSWORD=${REDACTED}`, 'scripts/deploy.sh'],
+    ['export DB_PASS=Kd83jfLq0PzX7mNa', `export DB_PASS=${REDACTED}`, 'scripts/deploy.sh'],
+    ['export SMTP_PASS="Yt5rEw3qAz8xSc1v"', `export SMTP_PASS="${REDACTED}"`, 'scripts/deploy.sh'],
+    ['HTPASSWD=Gh5jKl4zXc3vBn2m', `HTPASSWD=${REDACTED}`, '.env'],
+    ['curl -u deploy:Pl0kIj9uHy8gTf7r https://ci/x', `curl -u deploy:${REDACTED} https://ci/x`, 'ci.sh'],
+    ['mysql -u root -pWs2xEd3cRf4vTg5b db', `mysql -u root -p${REDACTED} db`, 'ci.sh'],
+    ['requirepass Zq8wXc7vBn6mLk5jRD', `requirepass ${REDACTED}`, 'redis.conf'],
+    ['machine github.com login bob password Zq8wXc7vBn6mLk5jNN', `machine github.com login bob password ${REDACTED}`, 'netrc'],
+    ['db:\n  password:\n    Zq8wXc7vBn6mLk5jY1\n  secret: |\n    Zq8wXc7vBn6mLk5jY3\n  host: db', `db:\n  password:\n    ${REDACTED}\n  secret: |\n    ${REDACTED}\n  host: db`, 'app.yml'],
+  ])('%s', (text, masked, path) => {
+    expect(redactSecrets(text, { path })).toBe(masked);
+  });
+
+  it.each([
+    ['type Login struct {\n\tUser string\n\tPassword string\n}', 'login.go'],
+    ['password:\n  min_length: 8\n  required: true', 'app.yml'],
+    ['password:\n  - ${{ secrets.DB }}', 'ci.yml'],
+    ['bypass = compass_heading_2024', 'nav.py'],
+    ['mkdir -p build/out && ssh -p 2222 host', 'ci.sh'],
+    ['the password is wrong', 'README.md'],
+  ])('keeps what is not one: %s', (text, path) => {
+    expect(redactSecrets(text, { path })).toBe(text);
+  });
+});
+
 describe('redactSecrets on a task (prose)', () => {
   it('masks a bare value after a secret-named key, which code keeps as a variable', () => {
     const task = 'login fails with password=hunter2hunter2 and api_key=d41d8cd98f00b204e9800998ecf8427e';
