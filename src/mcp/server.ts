@@ -10,6 +10,7 @@ import type { RetrieveOptions, SearchOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { contractOf, renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
+import { quotedPath } from '../cli/render/paths.js';
 import type { Retriever } from '../orchestrator/retriever.js';
 import { renderLocateText } from '../cli/render/locate.js';
 import { locateBug, type LocatedContext } from './locate.js';
@@ -143,7 +144,7 @@ function renderFor(located: LocatedContext, format: Format): string {
   const { suspects, ...result } = located;
   if (format === 'json') return suspects ? `${JSON.stringify({ ...contractOf(result), suspects }, null, 2)}\n` : renderJson(result);
   if (format === 'md') return suspects ? `# Suspects\n\n${renderLocateText(suspects)}\n${renderMarkdown(result)}` : renderMarkdown(result);
-  const paths = [...new Set([...(suspects?.candidates.map((c) => c.path) ?? []), ...result.files.map((f) => f.path)])].map((p) => `${p}\n`).join('');
+  const paths = [...new Set([...(suspects?.candidates.map((c) => c.path) ?? []), ...result.files.map((f) => f.path)])].map((p) => `${quotedPath(p)}\n`).join('');
   return paths || '(no file reached the threshold; ask for format md or json to see the candidates)\n';
 }
 

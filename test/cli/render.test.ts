@@ -55,6 +55,13 @@ describe('renderPaths', () => {
   it('prints nothing when no file was packed', () => {
     expect(renderPaths(sampleResult({ files: [] }))).toBe('');
   });
+
+  it('keeps one name a line in a pipe: a name with a line break or a control character quoted as git quotes it', () => {
+    const sample = sampleResult();
+    const named = (path: string) => ({ ...sample.files[0]!, path });
+    const files = ['src/plain name.ts', 'src/line\nbreak.ts', 'src/tab\there\x1b.ts', '"quoted".ts'].map(named);
+    expect(renderPaths({ ...sample, files })).toBe('src/plain name.ts\n"src/line\\nbreak.ts"\n"src/tab\\there\\033.ts"\n"\\"quoted\\".ts"\n');
+  });
 });
 
 describe('exitCodeFor', () => {
