@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, lstat, realpath, stat } from 'node:fs/promises';
+import { access, lstat, realpath, stat, statfs } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { leavesRoot, realpathOfDeepest } from '../core/inside.js';
@@ -41,7 +41,35 @@ async function resolveRoot(input: string): Promise<string> {
     () => false,
   );
   if (!readable) throw new UsageError('root_not_found', `root cannot be read: ${absolute} (permission denied)`, { hint: 'pass a directory you can read with --root' });
+  const pseudo = await pseudoFilesystem(absolute);
+  if (pseudo) throw new UsageError('root_not_found', `root is not a repository: ${absolute} is on the ${pseudo} pseudo-filesystem`, { hint: 'pass a directory of source files with --root' });
   return realpath(absolute);
+}
+
+/**
+ * Linux kernel pseudo-filesystems, by `statfs` type: their files are the kernel's state, not
+ * source, and some block a reader (`/proc/kmsg` waits for the next kernel message: `--root /proc`
+ * spent the whole search timeout).
+ */
+const PSEUDO_FILESYSTEMS = new Map<number, string>([
+  [0x9fa0, 'proc'],
+  [0x62656572, 'sysfs'],
+  [0x64626720, 'debugfs'],
+  [0x74726163, 'tracefs'],
+  [0x73636673, 'securityfs'],
+  [0x27e0eb, 'cgroup'],
+  [0x63677270, 'cgroup2'],
+  [0x6165676c, 'pstore'],
+  [0xcafe4a11, 'bpf'],
+]);
+
+async function pseudoFilesystem(path: string): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  const type = await statfs(path).then(
+    (info) => info.type,
+    () => undefined,
+  );
+  return type === undefined ? undefined : PSEUDO_FILESYSTEMS.get(type);
 }
 
 /**

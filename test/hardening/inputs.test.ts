@@ -168,6 +168,15 @@ describe('hostile files', () => {
     expect(out.stderr).toMatch(/^ctxloop: root cannot be read: .* \(permission denied\)$/m);
     expect(out.stderr).not.toMatch(/ripgrep|\n\s+at /);
   });
+
+  it.runIf(existsSync(BIN) && process.platform === 'linux' && existsSync('/proc/self'))('a root on a kernel pseudo-filesystem (/proc: the search waited 60 s on /proc/kmsg) is refused at once', async () => {
+    for (const [root, kind] of [['/proc', 'proc'], ['/sys/kernel', 'sysfs']] as const) {
+      if (!existsSync(root)) continue;
+      const out = await run(['retrieve', '--root', root, '--task', 'x', '--no-cache', '--format', 'paths']);
+      expect(out.code).toBe(2);
+      expect(out.stderr).toBe(`ctxloop: root is not a repository: ${root} is on the ${kind} pseudo-filesystem\n  hint: pass a directory of source files with --root\n`);
+    }
+  });
 });
 
 function uidOf(user: string): { uid: number; gid: number } | undefined {
