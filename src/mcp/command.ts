@@ -1,7 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CtxloopError, UsageError } from '../core/errors.js';
 import type { RetrieveOptions } from '../core/options.js';
 import { reportFailure } from '../cli/fail.js';
@@ -40,6 +41,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     // (10 MB) it gives up the connection. Waiting for stdin then would leave the process to
     // exit 13 with nothing said; the reason is said instead.
     let broken: Error | undefined;
+    const invalid = watchInvalidRequests(stdin);
     const closed = new Promise<void>((done) => {
       stdin.once('end', done);
       stdin.once('close', done);
@@ -47,15 +49,21 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
       transport.onerror = (error) => {
         // A line that is not JSON, or not JSON-RPC: the transport drops it and reads on. The
         // client is told (JSON-RPC's parse error, id null), or it would wait for an answer for ever.
+        // A request whose id is readable (its params are what is wrong: a progress token of
+        // 1.5) is answered under that id, as JSON-RPC asks; the client waits for it.
         const bad = error instanceof SyntaxError ? { code: -32700, message: 'Parse error: a request line is not JSON' } : error.name === 'ZodError' ? { code: -32600, message: 'Invalid Request: a line is not a JSON-RPC message' } : undefined;
         if (!bad) {
           broken ??= error;
           return;
         }
-        reporter.logger.warn(`mcp: ${bad.message}`);
-        transport.send({ jsonrpc: '2.0', id: null, error: bad } as unknown as JSONRPCMessage).catch(() => undefined);
+        const id = bad.code === -32600 ? invalid.next() : null;
+        reporter.logger.warn(`mcp: ${bad.message}${id === null ? '' : ` (request ${JSON.stringify(id)})`}`);
+        transport.send({ jsonrpc: '2.0', id, error: bad } as unknown as JSONRPCMessage).catch(() => undefined);
       };
-      transport.onclose = () => done();
+      transport.onclose = () => {
+        invalid.stop();
+        done();
+      };
     });
     await server.connect(transport);
     const calls = trackRequests(transport, stdout);
@@ -69,12 +77,60 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
       await calls.settled(io.signal);
     }
     await server.close();
+    invalid.stop();
     await retriever.close();
     if (broken && stdin.readable && !stdin.readableEnded) throw new CtxloopError('internal', `the MCP connection closed: ${broken.message}`);
     return 0;
   } catch (error) {
     return reportFailure(error, view);
   }
+}
+
+/**
+ * The ids of the lines the transport will refuse as not JSON-RPC, in order (null where none can
+ * be read): the same stdin read beside the transport, line by line, its listener first, so each
+ * id is queued before the transport reports that line. Lines past the transport's limit are not
+ * kept (the transport closes on them).
+ */
+function watchInvalidRequests(stdin: Readable): { next: () => string | number | null; stop: () => void } {
+  const ids: Array<string | number | null> = [];
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  const readLine = (line: string): void => {
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // not JSON: a parse error, which has no id
+    }
+    if (JSONRPCMessageSchema.safeParse(message).success) return;
+    const id = typeof message === 'object' && message !== null && !Array.isArray(message) ? (message as { id?: unknown }).id : undefined;
+    ids.push(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null);
+  };
+  const onData = (chunk: Buffer | string): void => {
+    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a)) {
+      const line = Buffer.concat([...partial, data.subarray(0, end)]).toString('utf8').replace(/\r$/, '');
+      partial = [];
+      partialBytes = 0;
+      data = data.subarray(end + 1);
+      readLine(line);
+    }
+    partialBytes += data.length;
+    if (partialBytes > STDIO_DEFAULT_MAX_BUFFER_SIZE) {
+      partial = [];
+      partialBytes = 0;
+    } else if (data.length > 0) partial.push(data);
+  };
+  stdin.prependListener('data', onData);
+  return {
+    next: () => ids.shift() ?? null,
+    // as the transport does on closing: stdin paused once nothing reads it, or it holds the process open
+    stop: () => {
+      stdin.off('data', onData);
+      if (stdin.listenerCount('data') === 0) stdin.pause();
+    },
+  };
 }
 
 /**

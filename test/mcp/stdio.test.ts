@@ -212,12 +212,15 @@ describe.runIf(existsSync(BIN))('ctxloop mcp on a line that is not JSON-RPC', ()
       server.initialize();
       server.send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"x","budget":Infinity}}}');
       server.send('{"hello":1}');
+      // its id is readable, its progress token is not one: answered under its id (it was id null, and the client waited)
+      server.send({ id: 4, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'x' }, _meta: { progressToken: 1.5 } } });
       server.send({ id: 3, method: 'tools/list' });
       await server.until(() => lines().some((m) => m.id === 3));
       server.child.stdin.end();
       expect(await server.exited).toBe(0);
       const errors = lines().filter((m) => m.id === null).map((m) => (m.error as { code: number }).code);
       expect(errors).toEqual([-32700, -32600]);
+      expect(lines().find((m) => m.id === 4)).toMatchObject({ error: { code: -32600 } });
       expect(server.out.stderr).toContain('warning: mcp: Parse error: a request line is not JSON');
     });
   });
