@@ -56,11 +56,11 @@ describe('renderPaths', () => {
     expect(renderPaths(sampleResult({ files: [] }))).toBe('');
   });
 
-  it('keeps one name a line in a pipe: a name with a line break or a control character quoted as git quotes it', () => {
+  it('keeps one name a line in a pipe: a name with a line break quoted as git quotes it', () => {
     const sample = sampleResult();
     const named = (path: string) => ({ ...sample.files[0]!, path });
-    const files = ['src/plain name.ts', 'src/line\nbreak.ts', 'src/tab\there\x1b.ts', '"quoted".ts'].map(named);
-    expect(renderPaths({ ...sample, files })).toBe('src/plain name.ts\n"src/line\\nbreak.ts"\n"src/tab\\there\\033.ts"\n"\\"quoted\\".ts"\n');
+    const files = ['src/plain name.ts', 'src/line\nbreak\t\x1b.ts', 'src/tab\there.ts', '"quoted".ts'].map(named);
+    expect(renderPaths({ ...sample, files })).toBe('src/plain name.ts\n"src/line\\nbreak\\t\\033.ts"\nsrc/tab\there.ts\n"\\"quoted\\".ts"\n');
   });
 });
 

@@ -5,7 +5,7 @@ import type { RetrieveResult } from '../../core/types.js';
  * One packed file a line, best first (candidates are left out); nothing at all when no file made
  * it. On a terminal a name's control characters (an escape sequence it would run) show as
  * U+FFFD; a pipe gets the names as they are, but for a name that would not stay one line (a line
- * break or another control character in it), written as git writes it: quoted, C escapes.
+ * break in it), written as git writes it: quoted, C escapes (and so a name starting with a quote).
  */
 export function renderPaths(result: RetrieveResult, to: { terminal: boolean } = { terminal: false }): string {
   return result.files.map((file) => `${to.terminal ? shownPath(file.path) : quotedPath(file.path)}\n`).join('');
@@ -13,8 +13,8 @@ export function renderPaths(result: RetrieveResult, to: { terminal: boolean } = 
 
 const C_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\x07': '\\a', '"': '\\"', '\\': '\\\\' };
 
-/** `src/line\nbreak.ts` → `"src/line\\nbreak.ts"` (git's `core.quotePath` form); any other name as it is. */
+/** `src/line\nbreak.ts` → `"src/line\\nbreak.ts"` (git's `core.quotePath` form); a name without a line break as it is. */
 export function quotedPath(path: string): string {
-  if (!/[\x00-\x1f\x7f]/.test(path) && !path.startsWith('"')) return path;
+  if (!/[\n\r]/.test(path) && !path.startsWith('"')) return path;
   return `"${path.replace(/[\x00-\x1f\x7f"\\]/g, (c) => C_ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
 }
