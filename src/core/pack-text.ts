@@ -31,10 +31,16 @@ export function shownText(text: string): string {
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '\uFFFD');
 }
 
-/** `## path (score 0.93)` and the reason: what precedes a file's regions. */
+/**
+ * `## path (score 0.93)` and the reason: what precedes a file's regions. The reason is one
+ * paragraph whatever it says: a model's reason reading `## .env (score 1.00)` made a heading of
+ * its own, a file the pack never held; a leading Markdown block marker is escaped.
+ */
 export function renderFileHeading(file: Pick<FileResult, 'path' | 'score' | 'reason'>): string {
   const title = `## ${shownPath(file.path)} (score ${file.score.toFixed(2)})`;
-  return file.reason ? `${title}${PACK_SEPARATOR}${shownText(file.reason)}` : title;
+  if (!file.reason) return title;
+  const reason = shownText(file.reason.replace(/\s*\n\s*/g, ' ')).replace(/^(\s*)(#|>|`{3}|~{3}|[=-]+\s*$|\|)/, '$1\\$2');
+  return `${title}${PACK_SEPARATOR}${reason}`;
 }
 
 /** `lines 40–88 (verifyEmail)`, `line 7`. */

@@ -73,7 +73,7 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
  * A line that is nothing but a long base64 run: the body of a key or certificate whose BEGIN
  * line is elsewhere (a region or a matched line cut out of the middle of a block).
  */
-const BASE64_LINE = /^([ \t]*["'`]?)([A-Za-z0-9+/]{60,}={0,2})(["'`]?[,;]?[ \t]*)$/gm;
+const BASE64_LINE = /^([ \t]*["'`]?)([A-Za-z0-9+/]{60,65536}={0,2})(["'`]?[,;]?[ \t]*)$/gm;
 
 /** `scheme://user:password@host` (also `redis://:password@host`): the password goes, the rest stays readable. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@'"`]{0,256}:)([^\s@/'"`]{1,256})(@)/gi;

@@ -1,8 +1,8 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { ChatModel, ModelReply, ModelRequest } from '../core/deps.js';
 import { abortError, ProviderError } from '../core/errors.js';
-import { countingFetch } from '../llm/attempts.js';
-import { repairMessage } from '../llm/structured.js';
+import { isTimeoutAbort, providerFetch } from '../llm/attempts.js';
+import { clipReply, count, repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 import { ANTHROPIC_DEFAULT_MODEL } from './defaults.js';
 
@@ -22,7 +22,8 @@ export interface AnthropicModelOptions {
  * the reply's `input` is the JSON, already shaped by the tool's input schema.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): ChatModel {
-  const counted = countingFetch();
+  // a little past the SDK's own timeout, which ends at the headers: its message names the first phase
+  const counted = providerFetch(options.timeout + 1000);
   const client = new Anthropic({
     apiKey: options.apiKey,
     baseURL: options.baseURL ?? null,
@@ -40,7 +41,7 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       if (request.repair) {
         messages.push({ role: 'assistant', content: request.repair.reply || '(empty reply)' }, { role: 'user', content: repairMessage(request.repair.problem) });
       }
-      let message: Anthropic.Message;
+      let message: unknown;
       try {
         message = await client.messages.create(
           {
@@ -55,18 +56,30 @@ export function createAnthropicModel(options: AnthropicModelOptions): ChatModel 
       } catch (error) {
         throw toProviderError(error, model);
       }
-      const tool = message.content.find((block) => block.type === 'tool_use');
-      const text = tool ? JSON.stringify(tool.input) : message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
-      return { text, inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0 };
+      return readMessage(message, model);
     },
   };
+}
+
+/**
+ * The forced tool call's input as JSON text (or the text blocks), and usage, whatever the server
+ * sent: a body that is not a message (`null`, an array, `content` a string, a tool call without
+ * `input`) crashed the run with a stack trace; it is no reply, and the run goes on offline.
+ */
+function readMessage(message: unknown, model: string): ModelReply {
+  const body = message as { content?: unknown; usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null;
+  if (typeof body !== 'object' || body === null || !Array.isArray(body.content)) throw new ProviderError('provider_error', `anthropic sent no message (model ${model})`, { provider: 'anthropic' });
+  const blocks = body.content.filter((block): block is Record<string, unknown> => typeof block === 'object' && block !== null);
+  const tool = blocks.find((block) => block.type === 'tool_use' && block.input !== undefined);
+  const text = tool ? (typeof tool.input === 'string' ? tool.input : JSON.stringify(tool.input)) : blocks.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+  return { text: clipReply(text), inputTokens: count(body.usage?.input_tokens), outputTokens: count(body.usage?.output_tokens) };
 }
 
 /** SDK errors mapped once: 401/403 auth, 429 rate, ≥500 provider, connection, timeout. */
 function toProviderError(error: unknown, model: string): Error {
   if (error instanceof APIUserAbortError) return abortError();
   const provider = 'anthropic';
-  if (error instanceof APIConnectionTimeoutError) return new ProviderError('timeout', `anthropic did not answer in time (model ${model})`, { provider, retryable: true, cause: error });
+  if (error instanceof APIConnectionTimeoutError || isTimeoutAbort(error)) return new ProviderError('timeout', `anthropic did not answer in time (model ${model})`, { provider, retryable: true, cause: error });
   if (error instanceof APIConnectionError) return new ProviderError('unreachable', `anthropic is unreachable: ${error.message.split('\n')[0]}`, { provider, retryable: true, cause: error, hint: 'check ANTHROPIC_BASE_URL and the network' });
   if (error instanceof APIError && typeof error.status === 'number') return describeStatus(provider, error.status, model, error);
   return new ProviderError('provider_error', `anthropic failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { provider, cause: error });

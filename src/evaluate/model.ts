@@ -9,6 +9,7 @@ import { scoreOffline } from './offline/index.js';
 import { EVALUATE_SCHEMA, evaluateReplySchema, type EvaluateReply } from './schema.js';
 import { renderSignatureParts } from './signature.js';
 import { roundTo } from '../core/numbers.js';
+import { shownText } from '../core/pack-text.js';
 
 /** Tokens one candidate may take in a prompt: what keeps a cycle under 2,500 input tokens. */
 const CANDIDATE_TOKENS = 55;
@@ -111,8 +112,9 @@ function chunk<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/** A model's reason as the result keeps it: one line, at most 200 characters, its control characters (escape sequences, C1, bidi overrides) shown as U+FFFD in every format. */
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = shownText(text.replace(/\s+/g, ' ').trim());
   return line.length > 200 ? `${line.slice(0, 199)}…` : line || 'no reason given';
 }
 

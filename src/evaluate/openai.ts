@@ -1,8 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, BadRequestError } from 'openai';
 import type { ChatModel, ModelReply, ModelRequest } from '../core/deps.js';
 import { abortError, ProviderError } from '../core/errors.js';
-import { countingFetch } from '../llm/attempts.js';
-import { repairMessage } from '../llm/structured.js';
+import { isTimeoutAbort, providerFetch } from '../llm/attempts.js';
+import { clipReply, count, repairMessage } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 import { OPENAI_DEFAULT_MODEL } from './defaults.js';
 
@@ -42,7 +42,8 @@ interface Shape {
  * naming the one sent (or `temperature`) switches it once, the same way.
  */
 export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
-  const counted = countingFetch();
+  // a little past the SDK's own timeout, which ends at the headers: its message names the first phase
+  const counted = providerFetch(options.timeout + 1000);
   const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL ?? null, timeout: options.timeout, maxRetries: options.maxRetries, fetch: counted.fetch });
   const model = options.model ?? OPENAI_DEFAULT_MODEL;
   const reasoning = isReasoningModel(model);
@@ -74,13 +75,14 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
     model,
     attempts: counted.attempts,
     async complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
-      let completion: OpenAI.ChatCompletion | undefined;
+      let completion: unknown;
       // Each kind of change at most once per call, so a server that keeps refusing ends it.
       const changed = new Set<keyof Shape>();
-      while (!completion) {
+      for (let answered = false; !answered; ) {
         const sent = shape;
         try {
           completion = await send(request, sent, signal);
+          answered = true;
           if (sent.schema) schemaKnown = true;
         } catch (error) {
           const change = error instanceof BadRequestError ? adjust(error, sent, changed) : undefined;
@@ -90,17 +92,29 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
           shape = { ...shape, ...change };
         }
       }
-      const text = completion.choices?.[0]?.message?.content ?? '';
-      return { text, inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 };
+      return readCompletion(completion, model);
     },
   };
+}
+
+/**
+ * The reply's text and usage, whatever the server sent: a body of `null` (it was taken for no
+ * answer yet, and asked again 59,000 times in two minutes), content that is not a string (an
+ * object, a number: a crash where the text was read), content parts. Anything else is no reply.
+ */
+function readCompletion(completion: unknown, model: string): ModelReply {
+  const body = completion as { choices?: Array<{ message?: { content?: unknown } }>; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null;
+  if (typeof body !== 'object' || body === null || !Array.isArray(body.choices)) throw new ProviderError('provider_error', `openai sent no completion (model ${model})`, { provider: 'openai' });
+  const content = body.choices[0]?.message?.content;
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('') : content == null ? '' : JSON.stringify(content);
+  return { text: clipReply(text), inputTokens: count(body.usage?.prompt_tokens), outputTokens: count(body.usage?.completion_tokens) };
 }
 
 /** SDK errors mapped once: 401/403 auth, 429 rate, ≥500 provider, connection, timeout. */
 function toProviderError(error: unknown, model: string): Error {
   if (error instanceof APIUserAbortError) return abortError();
   const provider = 'openai';
-  if (error instanceof APIConnectionTimeoutError) return new ProviderError('timeout', `openai did not answer in time (model ${model})`, { provider, retryable: true, cause: error });
+  if (error instanceof APIConnectionTimeoutError || isTimeoutAbort(error)) return new ProviderError('timeout', `openai did not answer in time (model ${model})`, { provider, retryable: true, cause: error });
   if (error instanceof APIConnectionError) return new ProviderError('unreachable', `openai server is unreachable: ${error.message.split('\n')[0]}`, { provider, retryable: true, cause: error, hint: 'check OPENAI_BASE_URL and that the server runs' });
   if (error instanceof APIError && typeof error.status === 'number') return describeStatus(provider, error.status, model, error);
   return new ProviderError('provider_error', `openai failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { provider, cause: error });

@@ -24,6 +24,10 @@ export function parseReply<S extends z.ZodType>(text: string, schema: S): Parsed
 }
 
 function extractJson(text: string): string | undefined {
+  // The reply as it should be, a JSON object alone: read whole. A fence looked for first was
+  // found inside a string of it (a reason quoting ```), and the JSON was cut there.
+  const whole = text.trim();
+  if (whole.startsWith('{') && whole.endsWith('}') && parses(whole)) return whole;
   const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*?)(?:```|$)/.exec(text);
   const body = fenced?.[1]?.includes('{') ? fenced[1] : text;
   const start = body.indexOf('{');
@@ -31,4 +35,13 @@ function extractJson(text: string): string | undefined {
   const end = body.lastIndexOf('}');
   // A truncated reply has no closing brace: hand JSON.parse the rest so it names the problem.
   return end > start ? body.slice(start, end + 1) : body.slice(start);
+}
+
+function parses(json: string): boolean {
+  try {
+    JSON.parse(json);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -37,13 +37,32 @@ export async function completeStructured<S extends z.ZodType>(model: ChatModel, 
     memo?.set(model, request, parsed.value);
     return { ok: true, value: parsed.value, usage };
   }
-  const second = await ask({ ...request, repair: { reply: first, problem: parsed.problem } });
+  const echoed = first.length > MAX_ECHO_CHARS ? `${first.slice(0, MAX_ECHO_CHARS)}…` : first;
+  const second = await ask({ ...request, repair: { reply: echoed, problem: parsed.problem } });
   const repaired = parseReply(second, schema);
   if (repaired.ok) {
     memo?.set(model, request, repaired.value);
     return { ok: true, value: repaired.value, usage };
   }
   return { ok: false, problem: repaired.problem, usage };
+}
+
+/**
+ * Characters of a reply read at most. Replies are a few kilobytes of JSON (the request bounds
+ * the tokens); a server that sent 50 MB crashed the masking of the repair turn, and a 5 MB reply
+ * was sent back whole with each repair turn (45 MB out in one run).
+ */
+export const MAX_REPLY_CHARS = 200_000;
+/** Characters of a bad reply echoed in the repair turn: enough for the model to see what it sent. */
+const MAX_ECHO_CHARS = 4_000;
+
+export function clipReply(text: string): string {
+  return text.length > MAX_REPLY_CHARS ? text.slice(0, MAX_REPLY_CHARS) : text;
+}
+
+/** A token count as the server reported it, or 0 when it is not a count. */
+export function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 
 /** The repair turn's text, the same for every provider. */

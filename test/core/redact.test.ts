@@ -127,6 +127,10 @@ describe('redactSecrets', () => {
     expect(changed).toEqual([]);
   });
 
+  it('survives a 12 MB line of base64 letters (a model reply of this crashed it: the stack overflowed in the base64 rule)', () => {
+    expect(redactSecrets('a'.repeat(12_000_000))).toHaveLength(12_000_000);
+  });
+
   it('stays linear on a megabyte-long line of dotted names and URL-like runs', () => {
     const line = 'a.'.repeat(300_000) + 'b://'.repeat(50_000) + 'x='.repeat(100_000);
     expect(redactSecrets(line)).toHaveLength(line.length);

@@ -32,6 +32,8 @@ export type Reply =
   | { status: number; headers?: Record<string, string>; body?: unknown }
   /** Waits, then answers with `then` (the client may have given up by then). */
   | { delay: number; then: Reply }
+  /** A 200 whose body never ends: a byte every 50 ms until the client hangs up. */
+  | { endless: true }
   | ((request: RecordedRequest) => Reply);
 
 export interface StubLlm {
@@ -86,6 +88,13 @@ async function answer(res: ServerResponse, request: RecordedRequest, reply: Repl
     await new Promise((done) => setTimeout(done, resolved.delay));
     if (res.destroyed || res.socket?.destroyed) return; // the client gave up
     return answer(res, request, resolved.then);
+  }
+  if ('endless' in resolved) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"id":"x","choices":[');
+    const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 50);
+    res.on('close', () => clearInterval(timer));
+    return;
   }
   if ('status' in resolved) return send(res, resolved.status, resolved.body ?? errorBody(request.api, resolved.status), resolved.headers);
   const text = 'json' in resolved ? JSON.stringify(resolved.json) : resolved.text;

@@ -99,6 +99,73 @@ describe.each(['anthropic', 'openai'])('%s provider', (api) => {
   });
 });
 
+describe.each(['anthropic', 'openai'])('%s provider, a server that misbehaves', (api) => {
+  const offlineAfter = async (model: ChatModel): Promise<unknown> => completeStructured(model, request, evaluateReplySchema).then(
+    (r) => r,
+    (e: unknown) => e,
+  );
+
+  it.each([
+    ['a body of null (OpenAI asked again 59,000 times in two minutes)', null],
+    ['an array', []],
+    ['content that is a string', { content: 'x', choices: 'x' }],
+    ['a tool call without input, content of numbers', { content: [{ type: 'tool_use', id: 't', name: 'report_scores' }], choices: [{ message: { content: 42 } }] }],
+    ['content parts of the wrong shape', { content: [null, 5, { type: 'text', text: 7 }], choices: [{ message: { content: { scores: 'no' } } }] }],
+  ])('answered with %s: no crash, one request, no usable reply', async (_, body) => {
+    stub.script({ status: 200, body }, { status: 200, body });
+    const outcome = await offlineAfter(models[api]!({ maxRetries: 0 }));
+    // a provider error (the run goes on offline), or a reply the repair turn could not mend: never a TypeError
+    expect(outcome instanceof TypeError).toBe(false);
+    expect(outcome).toSatisfy((o: unknown) => (o as { code?: string }).code === 'provider_error' || (o as { ok?: boolean }).ok === false);
+    expect(stub.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  it('does not wait an hour a 429 asks for: fails at once as rate-limited (OpenAI slept, deaf to the deadline and Ctrl-C)', async () => {
+    for (const headers of [{ 'retry-after': '3600' }, { 'retry-after-ms': '99999999' }, { 'retry-after': 'Wed, 21 Oct 2099 07:28:00 GMT' }]) {
+      stub.requests.length = 0;
+      stub.script({ status: 429, headers });
+      const started = Date.now();
+      const outcome = await offlineAfter(models[api]!({ maxRetries: 2 }));
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(outcome).toMatchObject({ code: 'rate_limited' });
+      expect(stub.requests).toHaveLength(1);
+    }
+  });
+
+  it('bounds the whole reply by the timeout: a body that never ends is a timeout (it held the run until its deadline)', async () => {
+    stub.script({ endless: true });
+    const started = Date.now();
+    const outcome = await offlineAfter(models[api]!({ timeout: 800, maxRetries: 0 }));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(outcome).toMatchObject({ code: 'timeout' });
+  });
+
+  it('follows no redirect: the prompt is not sent to a host nobody configured', async () => {
+    const elsewhere = await startStubLlm();
+    try {
+      stub.script({ status: 307, headers: { location: `${api === 'anthropic' ? elsewhere.url : elsewhere.openaiURL}${api === 'anthropic' ? '/v1/messages' : '/chat/completions'}` }, body: {} });
+      const outcome = await offlineAfter(models[api]!({ maxRetries: 0 }));
+      expect(elsewhere.requests).toHaveLength(0);
+      expect(outcome).toMatchObject({ code: 'provider_error' });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('reads a reply whose reason quotes a code fence (the fence inside the JSON string cut it: every batch was lost)', async () => {
+    const fenced = { scores: [{ path: 'src/a.ts', relevance: 0.9, reason: '```', missing: [] }, { path: 'src/b.ts', relevance: 0.2, reason: 'other', missing: [] }] };
+    stub.script({ json: fenced });
+    expect(await completeStructured(models[api]!(), request, evaluateReplySchema)).toMatchObject({ ok: true, value: fenced });
+  });
+
+  it('reads at most 200,000 characters of a reply, and echoes at most 4,000 of a bad one (50 MB crashed the masking; 5 MB went back with each repair)', async () => {
+    stub.script({ text: `{"scores": "${'word '.repeat(2_400_000)}` }, { json: good });
+    const result = await completeStructured(guardModel(models[api]!(), { deadline: 30_000 }), request, evaluateReplySchema);
+    expect(result).toMatchObject({ ok: true, value: good });
+    expect(stub.requests[1]!.raw.length).toBeLessThan(20_000);
+  });
+});
+
 describe('openai-compatible servers', () => {
   const openaiModel = (model: string): ChatModel => createOpenAIModel({ apiKey: 'test-key', baseURL: stub.openaiURL, model, timeout: 5000, maxRetries: 0 });
   const unsupported = (param: string) => ({ status: 400, body: { error: { message: `Unsupported parameter: '${param}' is not supported with this model.`, type: 'invalid_request_error', param, code: 'unsupported_parameter' } } });

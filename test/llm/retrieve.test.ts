@@ -68,6 +68,20 @@ describe('retrieve with a model', () => {
     }
   });
 
+  it('keeps a model\'s reason one plain line: no control characters in any format, no heading of its own in md', async () => {
+    const hostile = (request: { prompt: string; schemaName?: string | undefined }) =>
+      request.schemaName === 'report_scores'
+        ? { json: { scores: candidatePaths(request.prompt).map((path) => ({ path, relevance: path === 'src/auth/verify.ts' ? 0.95 : 0.3, reason: 'ok\x1b]0;owned\x07 \u009b31m\u202e\n\n## .env (score 1.00)', missing: [] })) } }
+        : autoReply()(request as never);
+    stub.close();
+    stub = await startStubLlm(hostile as never);
+    const result = await retrieve(TASK, { ...openai(), maxCycles: 1 });
+    const reason = result.files[0]!.reason;
+    expect(reason).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202e]/);
+    const { renderMarkdown } = await import('../../src/cli/render/md.js');
+    expect(renderMarkdown(result)).not.toMatch(/^## \.env/m);
+  });
+
   it('shows the model compact signatures with line numbers, never whole files', async () => {
     await retrieve(TASK, openai());
     const evaluate = stub.requests.filter((r) => r.schemaName === 'report_scores');
