@@ -22,11 +22,11 @@ const MAX_DEFINITION_FILES = 5_000;
  * `MAX_DEFINITION_FILES`: a name called from more files than one search keeps may be defined in
  * one it left out (400 callers sort before `zz/def.ts`). Empty when the search was not capped.
  */
-export async function searchLeftOut(searcher: Searcher, request: Omit<SearchRequest, 'maxCandidates'>, found: DispatchResult, signal: AbortSignal | undefined): Promise<Candidate[]> {
-  if (found.candidates.length < MAX_NAME_FILES) return [];
+export async function searchLeftOut(searcher: Searcher, request: Omit<SearchRequest, 'maxCandidates'>, found: DispatchResult, signal: AbortSignal | undefined): Promise<{ candidates: Candidate[]; cut: boolean }> {
+  if (found.candidates.length < MAX_NAME_FILES) return { candidates: [], cut: false };
   const seen = new Set(found.candidates.map((c) => c.path));
   const wide = await searcher.search({ ...request, maxCandidates: MAX_DEFINITION_FILES }, signal);
-  return wide.candidates.filter((c) => !seen.has(c.path) && !PROSE_KINDS.has(fileKindOf(c.path)));
+  return { candidates: wide.candidates.filter((c) => !seen.has(c.path) && !PROSE_KINDS.has(fileKindOf(c.path))), cut: wide.candidates.length >= MAX_DEFINITION_FILES };
 }
 
 export interface SymbolLookupOptions {
@@ -39,6 +39,8 @@ export interface SymbolLookupOptions {
 export interface NameSites {
   defs: DefSite[];
   calls: CallSite[];
+  /** True when more than `MAX_DEFINITION_FILES` files hold the name and no definition was among those searched. */
+  cut?: boolean;
 }
 
 export interface SymbolLookup {
@@ -92,14 +94,17 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
         // names defined nowhere the search kept: the files it left out, for definitions alone
         const undefinedNames = fresh.filter((name) => known.get(name)!.defs.length === 0);
         if (undefinedNames.length > 0) {
-          const leftOut = await searchLeftOut(searcher, { ...scope, query: symbolQuery(undefinedNames) }, found, signal);
-          const defining = leftOut.filter((c) => c.hits.some((h) => h.terms.some((t) => undefinedNames.includes(t) && isDefinitionLine(h.text, t))));
+          // a file named after the name (`src/hub.ts` for `hub`, `Hub.java`) is kept first: with more
+          // callers than the search keeps, it was left out with them
+          const leftOut = await searchLeftOut(searcher, { ...scope, query: { ...symbolQuery(undefinedNames), paths: undefinedNames } }, found, signal);
+          const defining = leftOut.candidates.filter((c) => c.hits.some((h) => h.terms.some((t) => undefinedNames.includes(t) && isDefinitionLine(h.text, t))));
           await readFacts(defining.map((c) => c.path));
           for (const candidate of defining) {
             const fileFacts = factsCache.get(candidate.path);
             if (!fileFacts || fileFacts.language === 'text') continue;
             for (const def of fileFacts.defs) if (undefinedNames.includes(def.name) && candidate.symbols.includes(def.name) && isCallable(def)) known.get(def.name)!.defs.push(siteOf(candidate.path, def));
           }
+          if (leftOut.cut) for (const name of undefinedNames) if (known.get(name)!.defs.length === 0) known.get(name)!.cut = true;
         }
       }
       return new Map(names.map((n) => [n, known.get(n)!]));

@@ -368,6 +368,6 @@ export interface TraceResult {
   depth: number;
   /** One tree per definition of the symbol (a name may be defined in several files). */
   definitions: TraceNode[];
-  /** True when the node budget cut the walk short. */
+  /** True when the node budget cut the walk short, or when no definition was found among the files one search reads (more hold the name). */
   truncated: boolean;
 }

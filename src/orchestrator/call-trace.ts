@@ -33,12 +33,14 @@ export async function trace(symbol: string, options: TraceOptions = {}, deps: Pa
   const { searcher, facts, cache, logger } = prepared.deps;
   try {
     const lookup = createSymbolLookup({ scope, searcher, facts, ...(options.signal ? { signal: options.signal } : {}) });
-    const defs = (await lookup.lookup([name])).get(name)!.defs;
-    if (defs.length === 0) logger.warn(`no definition of ${name} found under ${scope.root}`);
+    const sites = (await lookup.lookup([name])).get(name)!;
+    const { defs } = sites;
+    // more files hold the name than one search reads: the definition may be in those it left out
+    if (defs.length === 0) logger.warn(`no definition of ${name} found under ${scope.root}${sites.cut ? ' in the files searched (more hold the name than are searched; narrow it with --scope)' : ''}`);
     // A common name (`get`, `run`) can be defined in hundreds of files: the first few, by path, are walked.
     const roots = [...defs].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.start - b.start)).slice(0, MAX_DEFINITIONS);
     const walked = await walkCalls(lookup, roots, { direction, depth, fanOut: DEFAULTS.traceFanOut, maxNodes: DEFAULTS.traceMaxNodes, ...(options.signal ? { signal: options.signal } : {}) });
-    return { symbol: name, root: scope.root, direction, depth, definitions: walked.trees, truncated: walked.truncated || defs.length > roots.length };
+    return { symbol: name, root: scope.root, direction, depth, definitions: walked.trees, truncated: walked.truncated || defs.length > roots.length || sites.cut === true };
   } finally {
     await cache.flush();
   }

@@ -67,7 +67,7 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     read(found?.candidates ?? [], query.symbols, true);
     // names defined nowhere the search kept: the files it left out, for definitions alone
     const undefinedNames = query.symbols.filter((name) => !definitions.has(name));
-    if (found && undefinedNames.length > 0) read(await searchLeftOut(tool.searcher, { ...scope, query: { ...query, symbols: undefinedNames, literals: [] } }, found, signal), undefinedNames, false);
+    if (found && undefinedNames.length > 0) read((await searchLeftOut(tool.searcher, { ...scope, query: { ...query, symbols: undefinedNames, literals: [] } }, found, signal)).candidates, undefinedNames, false);
     // History speaks only of files this run lists: not deleted ones, excluded or ignored ones,
     // links out of the root, nor another repository's (a `.git` file or link leading elsewhere).
     const listed = new Set(files);

@@ -54,6 +54,17 @@ describe('trace (real ripgrep, real files)', () => {
     expect(result.definitions.map((d) => `${d.file}:${d.line}`)).toEqual(['zz/def.ts:1']);
   });
 
+  it('past the files a wide search reads (5,000): finds a definition in a file named after it, and says when it found none', async () => {
+    const files: Record<string, string> = { 'src/hub.ts': 'export function hub(n: number) {\n  return n + 1;\n}\n', 'lib/wheel.ts': 'export function spoke(n: number) {\n  return n;\n}\n' };
+    for (let i = 1; i <= 5000; i++) files[`callers/c${i}.ts`] = `import { hub } from '../src/hub'; import { spoke } from '../lib/wheel';\nexport function caller${i}() { return hub(${i}) + spoke(${i}); }\n`;
+    const repo = makeRepo(files);
+    const found = await trace('hub', { root: repo.root, cache: false, direction: 'callees' });
+    expect(found.definitions.map((d) => `${d.file}:${d.line}`)).toEqual(['src/hub.ts:1']);
+    // `spoke` lives in a file of another name: found, or the result says the search was cut (it said nothing)
+    const missed = await trace('spoke', { root: repo.root, cache: false, direction: 'callees' });
+    expect(missed.definitions.length > 0 || missed.truncated).toBe(true);
+  }, 60_000);
+
   it('follows callers three hops up, and a README mentioning the names is no caller', async () => {
     const repo = makeRepo(CHAIN);
     const result = await trace('step_three', { root: repo.root, cache: false, direction: 'callers', depth: 3 });

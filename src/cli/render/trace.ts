@@ -11,7 +11,7 @@ export function renderTraceJson(result: TraceResult): string {
  * `parse_line  app/parse.py:1`, then `called by main  app/cli.py:3 (line 4)` below it.
  */
 export function renderTraceText(result: TraceResult): string {
-  if (result.definitions.length === 0) return `no definition of ${shownText(result.symbol)} found\n`;
+  if (result.definitions.length === 0) return `no definition of ${shownText(result.symbol)} found${result.truncated ? ' in the files searched: more hold the name than one search reads (narrow it with --scope)' : ''}\n`;
   const lines: string[] = [];
   const walk = (node: TraceNode, indent: string, label: string): void => {
     const call = node.callLine === undefined ? '' : ` (line ${node.callLine})`;
