@@ -46,6 +46,8 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
       const prior = input.prior ?? new Map(scoreOffline(input).map((s) => [s.path, s]));
       const usage = zeroUsage();
       const standIns: string[] = [];
+      // batches that failed the same way are said once, after the cycle's calls: six lines alike was noise
+      const failed = new Map<string, number>();
       const stop = new AbortController();
       const onAbort = (): void => stop.abort();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -58,7 +60,7 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
         const result = await completeStructured(model, { role: 'evaluate', prompt: text, schema: EVALUATE_SCHEMA, maxTokens: 200 + 80 * batch.length, egress }, evaluateReplySchema, stop.signal);
         addUsage(usage, result.usage);
         if (result.ok) return toScores(batch, result.value, prior, standIns);
-        logger.warn(`${model.provider}: unusable reply twice (${result.problem}); ${batch.length} files scored offline`);
+        failed.set(result.problem, (failed.get(result.problem) ?? 0) + batch.length);
         standIns.push(...batch.map((c) => c.path));
         return batch.map((c) => standIn(c, prior));
       };
@@ -69,6 +71,7 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
           if (!stop.signal.aborted) stop.abort();
           throw error;
         })));
+        for (const [problem, files] of failed) logger.warn(`${model.provider}: unusable reply twice (${problem}); ${files} files scored offline`);
         return { scores: scored.flat(), usage, standIns };
       } finally {
         signal?.removeEventListener('abort', onAbort);

@@ -143,6 +143,12 @@ describe('retrieve with a model', () => {
     expect(warnings.join('\n')).toMatch(/scored offline/);
   });
 
+  it('says once a cycle that batches failed the same way (six lines alike, one a batch)', async () => {
+    const stub2 = await startStubLlm((request) => (request.schemaName === 'report_scores' ? { json: { scores: 'no' } } : autoReply()(request)));
+    await retrieve(TASK, { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL }, maxCycles: 1, modelCandidates: 6, batchSize: 2 }).finally(() => stub2.close());
+    expect(warnings.filter((w) => w.includes('scored offline'))).toEqual([expect.stringMatching(/^openai: unusable reply twice \(.*\); \d+ files scored offline$/)]);
+  });
+
   it.each([
     ['a server that is down', 'unreachable', async () => stub.close()],
     ['500s', 'provider_error', async () => stub.script(...Array.from({ length: 20 }, () => ({ status: 500, headers: { 'retry-after-ms': '5' } })))],
