@@ -1,4 +1,4 @@
-import { readdir, stat, unlink } from 'node:fs/promises';
+import { readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CACHE_NAME, cacheFileFor } from './paths.js';
 import { cacheFileSchema, LAYERS, type Layer } from './schema.js';
@@ -18,6 +18,8 @@ export interface CacheStats {
   newest?: number;
   /** The file exists but cannot be used (it will be moved aside on the next run). */
   corrupt: boolean;
+  /** Something that is not a file (a directory) is where the store belongs: no run can write one. */
+  notAFile?: boolean;
 }
 
 /** What the cache holds for a root (for `ctxloop cache stats`). Never throws for a missing or bad file. */
@@ -27,8 +29,11 @@ export async function cacheStats(dir: string, root: string): Promise<CacheStats>
   const stats: CacheStats = { file, exists: false, bytes: 0, entries, blobs: await blobSizes(file), corrupt: false };
   stats.bytes = Object.values(stats.blobs).reduce((sum, b) => sum + b, 0);
   try {
-    stats.bytes += (await stat(file)).size;
+    const info = await stat(file);
     stats.exists = true;
+    // a directory (or a FIFO) where the store should be: no store, and no run can write one there
+    if (!info.isFile()) return { ...stats, corrupt: true, notAFile: true };
+    stats.bytes += info.size;
     const parsed = cacheFileSchema.safeParse(JSON.parse(await readRegularFile(file)));
     if (!parsed.success) return { ...stats, corrupt: true };
     const times: number[] = [];
@@ -111,8 +116,14 @@ export async function clearCache(dir: string, root?: string): Promise<{ removed:
     try {
       await unlink(join(dir, name));
       removed.push(join(dir, name));
-    } catch {
-      // Gone already, or not ours to remove: either way nothing is left to do.
+    } catch (error) {
+      // An empty directory where a store belongs (every run warned it could not save) goes too;
+      // one holding anything is not ours to empty. Anything else: gone already, or not ours.
+      if ((error as NodeJS.ErrnoException).code !== 'EISDIR' && (error as NodeJS.ErrnoException).code !== 'EPERM') continue;
+      await rmdir(join(dir, name)).then(
+        () => removed.push(join(dir, name)),
+        () => undefined,
+      );
     }
   }
   return { removed: removed.sort() };

@@ -70,7 +70,8 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
   const stopWriting = (what: string, error: unknown): void => {
     if (readOnly) return;
     readOnly = true;
-    logger.warn(`cache: cannot ${what} ${file}: ${describe(error)} (continuing without saving the cache)`);
+    const notRegular = (error as NodeJS.ErrnoException | undefined)?.code === 'ENOTREG' || (error as NodeJS.ErrnoException | undefined)?.code === 'EISDIR';
+    logger.warn(`cache: cannot ${what} ${file}: ${describe(error)} (continuing without saving the cache${notRegular ? '; `ctxloop cache clear` removes what stands in its place, unless a directory holds files' : ''})`);
   };
 
   try {

@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheFileFor, cacheStats, clearCache, createCache, defaultCacheDir } from '../../src/cache/store.js';
@@ -45,6 +45,21 @@ describe('cacheStats and clearCache', () => {
     const root = tempDir();
     writeFileSync(await cacheFileFor(dir, root), '{ nope');
     expect(await cacheStats(dir, root)).toMatchObject({ exists: true, corrupt: true });
+  });
+
+  it('flag a directory where the store belongs, and clear it when empty (stats counted it as the store; clear left it, and every run warned)', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const file = await cacheFileFor(dir, root);
+    mkdirSync(file);
+    expect(await cacheStats(dir, root)).toMatchObject({ exists: true, corrupt: true, notAFile: true, bytes: 0 });
+    expect((await clearCache(dir, root)).removed).toEqual([file]);
+    expect(existsSync(file)).toBe(false);
+    // one holding something is not ours to empty
+    mkdirSync(file);
+    writeFileSync(join(file, 'keep.txt'), 'x');
+    expect((await clearCache(dir, root)).removed).toEqual([]);
+    expect(existsSync(join(file, 'keep.txt'))).toBe(true);
   });
 });
 

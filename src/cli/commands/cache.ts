@@ -87,8 +87,10 @@ export async function runCacheCommand(argv: string[], io: Io): Promise<number> {
 }
 
 export function renderStats(root: string, stats: CacheStats): string {
-  const lines = [`cache of ${root}`, `  file     ${stats.file}${stats.exists ? ` (${formatBytes(stats.bytes)} with the search index)` : ' (none yet)'}`];
-  if (stats.corrupt) lines.push('  state    unreadable: it will be moved aside and rebuilt on the next run');
+  const size = Object.keys(stats.blobs).length > 0 ? `${formatBytes(stats.bytes)} with the search index` : formatBytes(stats.bytes);
+  const lines = [`cache of ${root}`, `  file     ${stats.file}${stats.exists ? ` (${size})` : ' (none yet)'}`];
+  if (stats.notAFile) lines.push('  state    not a file: no run can save the cache there; `ctxloop cache clear` removes it when it is an empty directory');
+  else if (stats.corrupt) lines.push('  state    unreadable: it will be moved aside and rebuilt on the next run');
   lines.push(`  entries  ${Object.entries(stats.entries).map(([layer, n]) => `${layer} ${n}`).join(', ')}`);
   const blobs = Object.entries(stats.blobs);
   if (blobs.length > 0) lines.push(`  beside   ${blobs.map(([name, bytes]) => `${name} index ${formatBytes(bytes)}`).join(', ')}`);
