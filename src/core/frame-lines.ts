@@ -15,7 +15,13 @@ export interface RawFrame {
   name?: string;
 }
 
-const num = (text: string | undefined): number | undefined => (text === undefined ? undefined : Number(text));
+/** Lines a file can have, at most: `line 0`, `line 1e+32` and `line 4294967296` are no place in a file. */
+const MAX_LINE = 10_000_000;
+/** A line or column number as written, or undefined when it is none (0, past `MAX_LINE`). */
+const num = (text: string | undefined): number | undefined => {
+  const value = text === undefined ? Number.NaN : Number(text);
+  return Number.isInteger(value) && value >= 1 && value <= MAX_LINE ? value : undefined;
+};
 
 /** `  File "x/y.py", line 12, in func` */
 const PYTHON = /^\s*File "(.+?)", line (\d+)(?:, in (.+?))?\s*$/;
@@ -63,7 +69,7 @@ function readJvm(qualified: string, where: string): RawFrame {
   const location = /^([\w$\-]+\.(?:java|kt|kts|scala|groovy|clj)):?(\d+)?$/.exec(where.trim());
   if (!location) return { format: 'jvm', name };
   const packages = name.split('.').slice(0, -2).filter((s) => /^[a-z_][\w]*$/.test(s));
-  return { format: 'jvm', name, file: [...packages, location[1]!].join('/'), ...(location[2] ? { line: Number(location[2]) } : {}) };
+  return { format: 'jvm', name, file: [...packages, location[1]!].join('/'), ...(num(location[2]) === undefined ? {} : { line: num(location[2]) }) };
 }
 
 function readV8(name: string | undefined, where: string): RawFrame | undefined {

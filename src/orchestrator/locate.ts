@@ -80,6 +80,8 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
       if (!fileFacts || candidate.line === undefined) continue;
       // a frame's line the file does not have (`:0`, past its end, 1e+23): the file stands, the line does not
       if (!Number.isInteger(candidate.line) || candidate.line < 1 || candidate.line > Math.max(fileFacts.lines, 1)) {
+        // nor does the reason quote it: `(line 999, in parseQuery)` → `(in parseQuery)`
+        candidate.reason = candidate.reason.replace(` (line ${candidate.line})`, '').replace(`(line ${candidate.line}, `, '(');
         delete candidate.line;
         continue;
       }
