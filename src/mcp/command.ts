@@ -158,7 +158,7 @@ function trackRequests(transport: StdioServerTransport, stdout: Writable): { pen
     const m = message as { id?: unknown; method?: unknown };
     const isResponse = m.method === undefined;
     try {
-      await send(message);
+      await send(oneLineError(message));
     } finally {
       if (isResponse) settle(m.id);
     }
@@ -174,6 +174,26 @@ function trackRequests(transport: StdioServerTransport, stdout: Writable): { pen
         stdout.once('error', () => done());
       }),
   };
+}
+
+/**
+ * A request the SDK's own schema refused (`"arguments": null`) was answered -32603 with the
+ * validation issues as a multi-line JSON dump: it goes out as -32602, invalid params, in one line
+ * naming the field.
+ */
+function oneLineError(message: JSONRPCMessage): JSONRPCMessage {
+  const error = (message as { error?: { code?: unknown; message?: unknown } }).error;
+  if (!error || typeof error.message !== 'string' || !error.message.startsWith('[')) return message;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(error.message);
+  } catch {
+    return message;
+  }
+  const first = Array.isArray(issues) ? (issues[0] as { path?: unknown; message?: unknown } | undefined) : undefined;
+  if (!first || typeof first.message !== 'string') return message;
+  const where = Array.isArray(first.path) && first.path.length > 0 ? `${first.path.map(String).join('.')}: ` : '';
+  return { ...message, error: { ...error, code: -32602, message: `Invalid params: ${where}${first.message}` } } as JSONRPCMessage;
 }
 
 /** The default roots exist and their labels are sound, before a client connects; their paths. */

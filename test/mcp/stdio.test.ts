@@ -214,13 +214,16 @@ describe.runIf(existsSync(BIN))('ctxloop mcp on a line that is not JSON-RPC', ()
       server.send('{"hello":1}');
       // its id is readable, its progress token is not one: answered under its id (it was id null, and the client waited)
       server.send({ id: 4, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'x' }, _meta: { progressToken: 1.5 } } });
+      // a request the SDK's schema refuses: one line naming the field (it was a multi-line JSON dump, -32603)
+      server.send({ id: 5, method: 'tools/call', params: { name: 'retrieve_context', arguments: null } });
       server.send({ id: 3, method: 'tools/list' });
-      await server.until(() => lines().some((m) => m.id === 3));
+      await server.until(() => lines().some((m) => m.id === 3) && lines().some((m) => m.id === 5));
       server.child.stdin.end();
       expect(await server.exited).toBe(0);
       const errors = lines().filter((m) => m.id === null).map((m) => (m.error as { code: number }).code);
       expect(errors).toEqual([-32700, -32600]);
       expect(lines().find((m) => m.id === 4)).toMatchObject({ error: { code: -32600 } });
+      expect(lines().find((m) => m.id === 5)).toMatchObject({ error: { code: -32602, message: 'Invalid params: params.arguments: Invalid input: expected record, received null' } });
       expect(server.out.stderr).toContain('warning: mcp: Parse error: a request line is not JSON');
     });
   });
