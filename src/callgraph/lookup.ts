@@ -8,7 +8,7 @@ import { isDefinitionLine } from '../core/definitions.js';
 import { fileKindOf, type FileKind } from '../core/files.js';
 import { KEYWORDS } from '../core/text.js';
 import type { Candidate, DispatchResult, FileFacts, Query } from '../core/types.js';
-import { enclosingDefinition, findCallsIn, isCallable, isCallOf, siteOf, type CallSite, type DefSite } from './sites.js';
+import { countCalls, enclosingDefinition, findCallsIn, isCallable, isCallOf, siteOf, type CallSite, type DefSite } from './sites.js';
 
 /** Prose and data name functions too (`step_two(y)` in a README): only code calls or defines them. */
 export const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
@@ -85,8 +85,8 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
             for (const name of candidate.symbols) {
               if (!hit.terms.includes(name) || !isCallOf(hit.text, name)) continue;
               const caller = enclosingDefinition(candidate.path, fileFacts.defs, hit.line, fileFacts.lines);
-              // A definition's own first line is not a call to it.
-              if (caller.symbol === name && caller.start === hit.line) continue;
+              // A definition's own first line is not a call to it, unless the name stands there twice (`f() { return f(); }`).
+              if (caller.symbol === name && caller.start === hit.line && countCalls(hit.text, name) < 2) continue;
               known.get(name)!.calls.push({ file: candidate.path, line: hit.line, caller });
             }
           }

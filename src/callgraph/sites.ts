@@ -45,12 +45,22 @@ const patterns = new Map<string, RegExp>();
 
 /** Whether `text` calls `name`: `name(`, `obj.name(`, `name<T>(`, `name!(` — not its definition. */
 export function isCallOf(text: string, name: string): boolean {
+  const calls = countCalls(text, name);
+  // a definition's line names it before `(` once; a second time is a call (`function f() { return f(); }`)
+  return calls > 0 && (calls > 1 || !isDefinitionLine(text, name));
+}
+
+/** How many times `name` stands before `(` on the line, as a call or a definition's head. */
+export function countCalls(text: string, name: string): number {
   let re = patterns.get(name);
   if (!re) {
-    re = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*(?:!|::<[^>()]*>|<[^>()]*>)?\\s*\\(`);
+    re = new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}\\s*(?:!|::<[^>()]*>|<[^>()]*>)?\\s*\\(`, 'g');
     patterns.set(name, re);
   }
-  return re.test(text) && !isDefinitionLine(text, name);
+  re.lastIndex = 0;
+  let count = 0;
+  while (re.exec(text) !== null && count < 2) count++;
+  return count;
 }
 
 /** Names called in a definition's body, each with the first line calling it, in line order. */
@@ -63,7 +73,8 @@ export function findCallsIn(site: DefSite, lines: readonly string[], names: Read
     if (!text.includes('(')) continue;
     for (const match of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
       const name = match[0];
-      if (found.has(name) || !names.has(name) || headers.has(`${n}:${name}`)) continue;
+      // a name on its own definition's line is its head, unless it stands there twice (a one-line recursion)
+      if (found.has(name) || !names.has(name) || (headers.has(`${n}:${name}`) && countCalls(text, name) < 2)) continue;
       if (isCallOf(text, name)) found.set(name, n);
     }
   }

@@ -91,6 +91,17 @@ describe('trace (real ripgrep, real files)', () => {
     expect(pong.callees).toEqual([{ symbol: 'ping', file: 'src/ping.ts', line: 3, kind: 'function', callLine: 4, cycle_detected: true }]);
   });
 
+  it('reports a one-line recursion as a cycle (the call on the definition\'s own line was taken for its head)', async () => {
+    const repo = makeRepo({ 'src/a.ts': 'export function self(n: number): number { return n <= 0 ? 0 : self(n - 1); }\nexport function user() { return self(3); }\nexport function plain(x: number) { return x; }\n' });
+    const root = (await trace('self', { root: repo.root, cache: false, direction: 'both', depth: 2 })).definitions[0]!;
+    expect(root.callees).toEqual([expect.objectContaining({ symbol: 'self', cycle_detected: true })]);
+    expect(root.callers!.map((n) => `${n.symbol}${n.cycle_detected ? ' (cycle)' : ''}`)).toEqual(['self (cycle)', 'user']);
+    // a one-line definition that does not call itself is no caller of itself
+    const plain = (await trace('plain', { root: repo.root, cache: false, direction: 'both', depth: 1 })).definitions[0]!;
+    expect(plain.callers ?? []).toEqual([]);
+    expect(plain.callees ?? []).toEqual([]);
+  });
+
   it('reports direct recursion as a cycle in both directions, and finds the other callers', async () => {
     const repo = makeRepo({
       'server/fact.go': ['package server', '', 'func fact(n int) int {', '\tif n <= 1 {', '\t\treturn 1', '\t}', '\treturn n * fact(n-1)', '}', '', 'func (s *Server) Handle(x int) int {', '\treturn fact(x)', '}', ''].join('\n'),
