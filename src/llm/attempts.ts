@@ -24,23 +24,12 @@ export function providerFetch(timeout: number): ProviderFetch {
     attempts: () => attempts,
     async fetch(url, init) {
       attempts += 1;
-      const signal = withTimeout(init?.signal ?? undefined, timeout);
+      // whichever comes first: the SDK's signal (its own timeout, the caller's abort) or ours (a `TimeoutError`)
+      const signal = init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeout)]) : AbortSignal.timeout(timeout);
       const response = await fetch(url, { ...init, redirect: 'manual', signal });
       return waitTooLong(response.headers) ? withHeaders(response, { 'x-should-retry': 'false' }) : response;
     },
   };
-}
-
-/** Aborts when `signal` does or after `ms`, whichever comes first (with the reason a timeout gives: `TimeoutError`). */
-function withTimeout(signal: AbortSignal | undefined, ms: number): AbortSignal {
-  const timer = AbortSignal.timeout(ms);
-  if (!signal) return timer;
-  const both = new AbortController();
-  const stop = (from: AbortSignal): void => both.abort(from.reason);
-  if (signal.aborted) stop(signal);
-  signal.addEventListener('abort', () => stop(signal), { once: true });
-  timer.addEventListener('abort', () => stop(timer), { once: true });
-  return both.signal;
 }
 
 /** The wait `retry-after-ms` or `retry-after` (seconds or an HTTP date) asks for is over the bound. */
