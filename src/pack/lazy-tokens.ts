@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Cache, Tokenizer } from '../core/deps.js';
-import { countInPieces, tokenizerOf, type CountTokens } from './count-with.js';
+import { tokenizerOf, type CountTokens } from './count-with.js';
 import { createTokenCounts, type TokenCounts } from './token-counts.js';
 import { startTokenThread } from './token-thread.js';
 
@@ -49,7 +49,7 @@ export function loadTokenizer(options: LazyTokenizerOptions = {}): LazyTokenizer
     tokenizer: {
       count(text) {
         if (!counts) throw new Error('the tokenizer is still loading: await `ready` first');
-        return counts.count(text, () => countInPieces(text, (piece) => (real ??= loadNow()).count(piece)));
+        return counts.count(text, () => (real ??= loadNow()).count(text));
       },
     },
     ready,

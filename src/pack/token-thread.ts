@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Tokenizer } from '../core/deps.js';
+import { countInPieces } from './count-with.js';
 
 /** Runs in the thread: loads the tokenizer, then answers each `{ text }` through the shared array. */
 const THREAD = `
@@ -54,15 +55,15 @@ function startThread(): { worker: Worker; shared: Int32Array } | null {
  */
 export function startTokenThread(fallback: () => Tokenizer): Tokenizer | undefined {
   if (!startThread()) return undefined;
-  return {
-    count(text) {
-      const current = thread;
-      if (!current) return fallback().count(text);
-      Atomics.store(current.shared, 0, 0);
-      current.worker.postMessage(text);
-      if (Atomics.wait(current.shared, 0, 0, WAIT_MS) === 'timed-out') return fallback().count(text);
-      const count = current.shared[1]!;
-      return count >= 0 ? count : fallback().count(text);
-    },
+  const countOnThread = (text: string): number => {
+    const current = thread;
+    if (!current) return fallback().count(text);
+    Atomics.store(current.shared, 0, 0);
+    current.worker.postMessage(text);
+    if (Atomics.wait(current.shared, 0, 0, WAIT_MS) === 'timed-out') return fallback().count(text);
+    const count = current.shared[1]!;
+    return count >= 0 ? count : fallback().count(text);
   };
+  // in pieces, as every tokenizer here counts (`tokenizerOf`): the thread counts what it is sent whole
+  return { count: (text) => countInPieces(text, countOnThread) };
 }

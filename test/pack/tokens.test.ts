@@ -41,4 +41,13 @@ describe('countInPieces', () => {
     const code = 'const x = 1;\n'.repeat(1000);
     expect(tokenizer.count(code)).toBe(6000);
   }, 60_000);
+
+  it('counts in pieces on the tokenizer\'s thread too (a cold run counts there)', async () => {
+    const { loadTokenizer } = await import('../../src/pack/lazy-tokens.js');
+    const lazy = loadTokenizer();
+    lazy.start();
+    await lazy.ready;
+    expect(lazy.tokenizer.count('a'.repeat(300_000))).toBe(37_500);
+    expect(lazy.tokenizer.count('const x = 1;\n'.repeat(1000))).toBe(6000);
+  }, 60_000);
 });
