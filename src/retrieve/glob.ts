@@ -11,11 +11,11 @@
 import fg from 'fast-glob';
 import type { SearchScope } from '../core/deps.js';
 import { compileIgnoreRules, readIgnoreFiles, type IgnoreRules } from './ignore.js';
-
-export { MAX_RULES } from './ignore.js';
 import { PRUNED_DIRS, skipReason } from './filters.js';
 import { createPathMatcher, normalizeGlob } from './match.js';
 import { ancestorDirs, resolveScopeEntries, type ScopeEntries } from './scope.js';
+
+export { MAX_RULES } from './ignore.js';
 
 export interface ListedFile {
   /** Root-relative POSIX path. */

@@ -5,9 +5,10 @@
  * as in git. Rules from directories above the root are not read (ripgrep runs with
  * `--no-ignore-parent` to match).
  */
-import { lstat, open, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import ignore from 'ignore';
+import { withRegularFile } from '../core/regular-file.js';
 import { MAX_IGNORE_FILE } from './rg-process.js';
 
 export interface IgnoreFile {
@@ -43,7 +44,7 @@ const MAX_PRUNE_GLOBS = 500;
 export async function readIgnoreFiles(root: string, gitignores: readonly string[]): Promise<IgnoreFile[]> {
   const sources = [{ dir: '', file: '.git/info/exclude' }, ...gitignores.map((file) => ({ dir: dirOf(file), file }))];
   const realRoot = await realpath(root).catch(() => root);
-  const read = await Promise.all(sources.map(async ({ dir, file }) => ({ dir, content: await readRegularFile(realRoot, join(root, file)) })));
+  const read = await Promise.all(sources.map(async ({ dir, file }) => ({ dir, content: await readIgnoreFile(realRoot, join(root, file)) })));
   return read.filter((f): f is IgnoreFile => f.content !== undefined);
 }
 
@@ -55,7 +56,7 @@ export async function readIgnoreFiles(root: string, gitignores: readonly string[
  */
 const MAX_IGNORE_READ = 1_000_000;
 
-async function readRegularFile(realRoot: string, path: string): Promise<string | undefined> {
+async function readIgnoreFile(realRoot: string, path: string): Promise<string | undefined> {
   try {
     // lstat: a .gitignore that is a symlink, a FIFO or a device is not read; neither is one
     // reached through a linked directory (`.git` pointing elsewhere) nor an oversized one
@@ -85,18 +86,18 @@ export function compileIgnoreRules(files: readonly IgnoreFile[]): IgnoreRules {
   };
 }
 
-/** The first `max` bytes of a file as text, cut after its last whole line when there is more. */
-async function readHead(path: string, max: number): Promise<string> {
-  const file = await open(path, 'r');
-  try {
+/**
+ * The first `max` bytes of a regular file as text, cut after its last whole line when there is
+ * more (`withRegularFile`: should the path have become a FIFO since `lstat`, it is refused, not waited on).
+ */
+function readHead(path: string, max: number): Promise<string> {
+  return withRegularFile(path, async (file) => {
     const buffer = Buffer.alloc(max + 1);
     const { bytesRead } = await file.read(buffer, 0, max + 1, 0);
     if (bytesRead <= max) return buffer.toString('utf8', 0, bytesRead);
     const lastLine = buffer.lastIndexOf(0x0a, max - 1);
     return buffer.toString('utf8', 0, lastLine < 0 ? 0 : lastLine);
-  } finally {
-    await file.close();
-  }
+  });
 }
 
 function parseLines(content: string): string[] {
