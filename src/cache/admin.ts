@@ -119,7 +119,8 @@ export async function clearCache(dir: string, root?: string): Promise<{ removed:
     } catch (error) {
       // An empty directory where a store belongs (every run warned it could not save) goes too;
       // one holding anything is not ours to empty. Anything else: gone already, or not ours.
-      if ((error as NodeJS.ErrnoException).code !== 'EISDIR' && (error as NodeJS.ErrnoException).code !== 'EPERM') continue;
+      const { code } = error as NodeJS.ErrnoException;
+      if (code !== 'EISDIR' && code !== 'EPERM') continue;
       await rmdir(join(dir, name)).then(
         () => removed.push(join(dir, name)),
         () => undefined,

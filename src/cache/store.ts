@@ -2,6 +2,7 @@ import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { makeDirectory } from '../core/make-directory.js';
+import { isNotRegularFile } from '../core/regular-file.js';
 import type { Cache, FileStamp, MemoEntry } from '../core/deps.js';
 import { CacheError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/log.js';
@@ -70,7 +71,8 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
   const stopWriting = (what: string, error: unknown): void => {
     if (readOnly) return;
     readOnly = true;
-    const notRegular = (error as NodeJS.ErrnoException | undefined)?.code === 'ENOTREG' || (error as NodeJS.ErrnoException | undefined)?.code === 'EISDIR';
+    // something other than a file where the store belongs (refused on reading, EISDIR on writing)
+    const notRegular = isNotRegularFile(error) || (error as NodeJS.ErrnoException).code === 'EISDIR';
     logger.warn(`cache: cannot ${what} ${file}: ${describe(error)} (continuing without saving the cache${notRegular ? '; `ctxloop cache clear` removes what stands in its place, unless a directory holds files' : ''})`);
   };
 
