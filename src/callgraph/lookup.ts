@@ -11,7 +11,7 @@ import type { Candidate, DispatchResult, FileFacts, Query } from '../core/types.
 import { countCalls, enclosingDefinition, findCallsIn, isCallable, isCallOf, siteOf, type CallSite, type DefSite } from './sites.js';
 
 /** Prose and data name functions too (`step_two(y)` in a README): only code calls or defines them. */
-export const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data']);
+export const PROSE_KINDS: ReadonlySet<FileKind> = new Set(['doc', 'data', 'form']);
 /** Files one name search keeps (the searcher's `maxCandidates`). */
 export const MAX_NAME_FILES = 400;
 /** Files searched for the definition of a name that more than `MAX_NAME_FILES` files hold. */

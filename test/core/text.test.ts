@@ -48,7 +48,10 @@ describe('paths', () => {
     expect(fileKindOf('README.md')).toBe('doc');
     expect(fileKindOf('types/index.d.ts')).toBe('generated');
     expect(fileKindOf('examples/basic.go')).toBe('example');
-    expect(fileKindOf('.github/ISSUE_TEMPLATE/bug_report.md')).toBe('tooling');
+    expect(fileKindOf('.github/workflows/ci.yml')).toBe('tooling');
+    // the forms issues and pull requests are filed through: every task's scaffolding, no code
+    for (const form of ['.github/ISSUE_TEMPLATE/bug_report.md', '.github/ISSUE_TEMPLATE.md', '.github/PULL_REQUEST_TEMPLATE.md', 'docs/pull_request_template.md', '.gitlab/issue_templates/Bug.md', '.github/DISCUSSION_TEMPLATE/ideas.yml', 'ISSUE_TEMPLATE']) expect(fileKindOf(form)).toBe('form');
+    expect(fileKindOf('src/issue_template.ts')).toBe('code');
     expect(fileKindOf('scripts/release.sh')).toBe('tooling');
     expect(fileKindOf('scripts/crosscompile')).toBe('tooling');
     // test-runner and task-runner configs, as `*.config.js` files are

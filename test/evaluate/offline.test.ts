@@ -65,6 +65,25 @@ describe('offline evaluator', () => {
     expect(ranked[0]!.path).toBe('src/pkg/time.py');
   });
 
+  it('ranks the issue form a task was filed through below any code, and never packs it', () => {
+    // the form's prompts are the task's headings: every word of the scaffolding matches it
+    const form = candidate('.github/ISSUE_TEMPLATE/bug_report.md', [
+      '#### Describe the bug', 'A clear and concise description of what the bug is.', '#### To Reproduce', 'Code snippet to reproduce the headers bug',
+      '#### Expected behavior', '#### Environment', ' - Axios Version [e.g. 0.18.0]', ' - Adapter [e.g. XHR/HTTP]', ' - Browser [e.g. Chrome, Safari]', ' - Node.js Version [e.g. 13.0.1]',
+    ]);
+    // the code shares one word with the task
+    const code = candidate('lib/core/AxiosHeaders.js', ['function set(header, valueOrRewrite) {', '  return normalize(header);', '}']);
+    // and code that shares a word or two
+    const weak = candidate('lib/helpers/combineURLs.js', ['function combine(base, relative) {', '  return relative ? base + relative : base; // an empty value keeps the base', '}']);
+    const ranked = rank(
+      '#### Describe the bug\nSetting a header to an empty value throws.\n#### To Reproduce\naxios.get(url, { headers: { Accept: "" } })\n#### Expected behavior\nThe header is sent empty.\n#### Environment\n - Axios Version 1.1.3\n - Adapter HTTP\n - Browser Chrome\n - Node.js Version 18.12',
+      [form, code, weak],
+    );
+    expect(ranked.map((s) => s.path)).toEqual(['lib/core/AxiosHeaders.js', 'lib/helpers/combineURLs.js', '.github/ISSUE_TEMPLATE/bug_report.md']);
+    expect(ranked[2]!.relevance).toBeLessThan(0.7);
+    expect(ranked[2]!.reason).toContain('an issue or pull-request form');
+  });
+
   it('ranks the original above a mirrored copy of it, whatever their paths sort as', () => {
     const lines = ['export class ZodString {', '  date() { return this._addCheck({ kind: "date" }); }', '}'];
     const other = candidate('src/helpers/util.ts', ['export const util = { date: 1 };']);

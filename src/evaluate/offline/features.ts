@@ -20,6 +20,8 @@ export const KIND_FACTOR: Record<FileKind, number> = {
   config: 0.6,
   data: 0.4,
   tooling: 0.35,
+  /** Issue and pull-request forms: their words are every task's scaffolding (core/files.ts). */
+  form: 0.05,
 };
 
 export interface Features {
