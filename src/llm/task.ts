@@ -1,3 +1,4 @@
+import { blankIssueComments } from '../core/issue-comments.js';
 import { redactSecrets } from '../core/redact.js';
 
 /**
@@ -7,8 +8,7 @@ import { redactSecrets } from '../core/redact.js';
  */
 export function clipTask(task: string, chars: number): string {
   // written by a person: `password=hunter2` there is a value (the guard reads prompts as code)
-  const text = redactSecrets(task, { prose: true })
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+  const text = blankIssueComments(redactSecrets(task, { prose: true }))
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -1,5 +1,6 @@
 import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, MAX_TASK_CHARS, stem, STOPWORDS, wholeTerm } from '../core/text.js';
 import type { Query } from '../core/types.js';
+import { blankIssueComments } from '../core/issue-comments.js';
 import { exampleFenceRanges, isInRanges } from './fences.js';
 import { findMentions } from './mentions.js';
 import { roundTo } from '../core/numbers.js';
@@ -26,10 +27,11 @@ export function planQuery(task: string): Query {
   // Control characters (a binary task, a terminal dump) separate words; they are never part of one.
   // A run of 512+ characters without a space (base64, a minified line, a pasted blob) names
   // nothing to search for, and would cost the path and identifier patterns quadratic time.
-  const text = task
+  const raw = task
     .slice(0, MAX_TASK_CHARS)
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]+/g, ' ')
     .replace(/\S{512,}/g, ' ');
+  const text = blankIssueComments(raw);
   const mentions = findMentions(text);
   const title = text.split('\n', 1)[0] ?? '';
   const backticked = new Set([...text.matchAll(/`([^`\n]{1,120})`/g)].flatMap((m) => identifiersOf(m[1]!)));

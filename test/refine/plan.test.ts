@@ -1,7 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { planQuery } from '../../src/refine/plan.js';
+import { blankIssueComments } from '../../src/core/issue-comments.js';
 
 describe('planQuery', () => {
+  it("reads no word of an issue form's hidden comments, and keeps a comment the reporter wrote as code", () => {
+    const form = ['Set-Cookie header is not an array', '<!-- Please read and follow the instructions before submitting an issue:', '- Read all our documentation, especially the README -->', '#### Describe the bug', 'The interceptor sees a string.'].join('\n');
+    const q = planQuery(form);
+    expect(q.keywords).toContain('cooki');
+    expect(q.keywords).toContain('interceptor');
+    for (const word of ['documentation', 'readme', 'instruction', 'submitt']) expect(q.keywords).not.toContain(word);
+    expect(q.paths).not.toContain('README');
+    // inside a fence or backticks a comment is input: the parser under test reads it
+    const input = ['The sanitizer drops `<!-- keepMarker -->` comments', '```html', '<!-- legacyBanner -->', '```'].join('\n');
+    expect(planQuery(input).symbols).toEqual(expect.arrayContaining(['keepMarker']));
+    expect(planQuery(input).keywords).toContain('legacybanner');
+  });
+
+  it('blanks comments in place, leaving an unclosed one, those in backticks and the lines as they were', () => {
+    const text = 'a <!-- x\ny --> b `<!-- c -->` <!-- d';
+    const blanked = blankIssueComments(text);
+    expect(blanked).toBe('a       \n      b `<!-- c -->` <!-- d');
+    expect(blanked.length).toBe(text.length);
+    expect(blankIssueComments('`a` <!-- b -->'.repeat(3))).toBe('`a`           '.repeat(3));
+  });
+
   it('weights identifiers above prose words and drops stopwords', () => {
     const q = planQuery('The verifyEmail function should reject expired tokens');
     expect(q.keywords).toContain('verifyemail');
