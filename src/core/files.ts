@@ -50,13 +50,13 @@ export function languageOf(path: string): string {
   return LANGUAGES[extensionOf(path)] ?? 'text';
 }
 
-export type FileKind = 'code' | 'test' | 'example' | 'doc' | 'generated' | 'config' | 'data' | 'tooling' | 'form';
+export type FileKind = 'code' | 'test' | 'example' | 'doc' | 'generated' | 'config' | 'data' | 'tooling' | 'form' | 'declaration';
 
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_data|fixtures?|e2e|integration[-_]tests?|unittests?|benches|benchmarks?|bench)(?:\/|$)/i;
 const TEST_FILE = /(?:^test_.*|.*_test\.[a-z]+|.*[._-](?:test|spec|tests|specs)\.[a-z]+|.*Tests?\.(?:java|kt|cs|scala|swift|php)|conftest\.py)$/;
 const EXAMPLE_DIR = /(?:^|\/)(?:examples?|samples?|demos?|playground|sandbox|tutorials?|cookbook)(?:\/|$)/i;
 const DOC_DIR = /(?:^|\/)(?:docs?|documentation|man|website|site)(?:\/|$)/i;
-const GENERATED = /(?:\.d\.ts|\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.pb\.(?:cc|h)|\.min\.(?:js|css)|\.bundle\.js|\.map|\.generated\.[a-z]+|_generated\.[a-z]+|\.g\.dart)$/i;
+const GENERATED = /(?:\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.pb\.(?:cc|h)|\.min\.(?:js|css)|\.bundle\.js|\.map|\.generated\.[a-z]+|_generated\.[a-z]+|\.g\.dart)$/i;
 const BUILD_DIR = /(?:^|\/)(?:dist|build|out|target|\.next|coverage|node_modules|vendor|third_party|3rdparty|external|bower_components|site-packages|__pycache__)(?:\/|$)/i;
 /**
  * The forms issues and pull requests are written in (GitHub, GitLab, Gitea, Forgejo): a task
@@ -64,6 +64,8 @@ const BUILD_DIR = /(?:^|\/)(?:dist|build|out|target|\.next|coverage|node_modules
  * "axios version"), so the form matches any task's scaffolding and never holds the code it needs.
  */
 const REPORT_FORM = /(?:^|\/)(?:(?:ISSUE|PULL_REQUEST|MERGE_REQUEST|DISCUSSION)_TEMPLATE(?:\/|\.(?:md|markdown|ya?ml|txt|rst)$|$)|(?:issue|merge_request|pull_request)_templates\/)/i;
+/** TypeScript declarations kept in the repository (build output sits in a build directory, above): written by hand, beside the code they describe. */
+const DECLARATION = /\.d\.[cm]?ts$/i;
 /** Repository housekeeping: CI, issue templates, editor and hook settings live in dot-directories. */
 const HIDDEN_DIR = /(?:^|\/)\.[^/]+\//;
 /** Languages a repository uses for its build and release chores rather than for the product. */
@@ -79,6 +81,7 @@ export function fileKindOf(path: string): FileKind {
   const ext = extensionOf(path);
   if (GENERATED.test(path) || BUILD_DIR.test(path)) return 'generated';
   if (REPORT_FORM.test(path)) return 'form';
+  if (DECLARATION.test(base)) return 'declaration';
   if (HIDDEN_DIR.test(path)) return 'tooling';
   if (DOC_NAMES.test(base) || DOC_EXTENSIONS.has(ext)) return 'doc';
   if (TEST_FILE.test(base) || TEST_DIR.test(path)) return 'test';

@@ -46,7 +46,9 @@ describe('paths', () => {
     expect(fileKindOf('src/auth/verify.test.ts')).toBe('test');
     expect(fileKindOf('tests/unit/test_x.py')).toBe('test');
     expect(fileKindOf('README.md')).toBe('doc');
-    expect(fileKindOf('types/index.d.ts')).toBe('generated');
+    // declarations kept in the repository are written by hand; emitted ones sit in a build directory
+    for (const typings of ['index.d.ts', 'index.d.cts', 'types/index.d.ts', 'src/env.d.mts']) expect(fileKindOf(typings)).toBe('declaration');
+    expect(fileKindOf('dist/index.d.ts')).toBe('generated');
     expect(fileKindOf('examples/basic.go')).toBe('example');
     expect(fileKindOf('.github/workflows/ci.yml')).toBe('tooling');
     // the forms issues and pull requests are filed through: every task's scaffolding, no code

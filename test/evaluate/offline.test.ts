@@ -65,6 +65,18 @@ describe('offline evaluator', () => {
     expect(ranked[0]!.path).toBe('src/pkg/time.py');
   });
 
+  it('ranks hand-written declarations below the code they describe and above docs and generated files', () => {
+    const lines = ['export interface AxiosHeaders {', '  set(headerName: string, value: AxiosHeaderValue): AxiosHeaders;', '  getSetCookie(): string[];', '}'];
+    const ranked = rank('AxiosHeaders getSetCookie returns a string, not an array', [
+      candidate('docs/headers.md', lines),
+      candidate('dist/index.d.ts', lines),
+      candidate('index.d.ts', lines),
+      candidate('lib/core/AxiosHeaders.js', lines),
+    ]);
+    expect(ranked.map((s) => s.path).slice(0, 2)).toEqual(['lib/core/AxiosHeaders.js', 'index.d.ts']);
+    expect(ranked[1]!.relevance).toBeGreaterThan(ranked[2]!.relevance);
+  });
+
   it('ranks the issue form a task was filed through below any code, and never packs it', () => {
     // the form's prompts are the task's headings: every word of the scaffolding matches it
     const form = candidate('.github/ISSUE_TEMPLATE/bug_report.md', [

@@ -22,6 +22,7 @@ export const KIND_FACTOR: Record<FileKind, number> = {
   tooling: 0.35,
   /** Issue and pull-request forms: their words are every task's scaffolding (core/files.ts). */
   form: 0.05,
+  declaration: 0.6,
 };
 
 export interface Features {
