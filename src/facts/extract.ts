@@ -9,6 +9,7 @@ import { parseFacts } from './tree-sitter/parse.js';
 import type { Grammar } from './tree-sitter/runtime.js';
 import type { TreeSpec } from './tree-sitter/spec.js';
 import { normalizeNewlines } from './newlines.js';
+import { joinQualified } from './qualified.js';
 
 export type ExtractedFacts = Omit<FileFacts, 'path' | 'hash'>;
 
@@ -110,8 +111,8 @@ function qualify(defs: SymbolDef[]): SymbolDef[] {
   for (const def of defs) {
     while (open.length > 0 && open[open.length - 1]!.end < def.start) open.pop();
     if (def.parent !== undefined) {
-      const owner = [...open].reverse().find((o) => o.name === def.parent && o.end >= def.end);
-      def.qualified = `${owner?.qualified ?? def.parent}.${def.name}`;
+      const owner = open.findLast((o) => o.name === def.parent && o.end >= def.end);
+      def.qualified = joinQualified(owner?.qualified ?? def.parent, '.', def.name);
     } else def.qualified = def.name;
     open.push(def);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractFacts } from '../../src/facts/extract.js';
+import { readFacts } from './parsed.js';
 
 const EXTENSIONS = ['ts', 'js', 'py', 'go', 'rs', 'java', 'kt', 'cs', 'swift', 'c', 'cpp', 'php', 'rb', 'lua', 'sh', 'md', 'txt'];
 
@@ -69,5 +70,31 @@ describe('extractFacts on weird input', () => {
     expect(facts.lines).toBe(5000);
     expect(facts.defs).toHaveLength(1500);
     expect(facts.defs.at(-1)).toEqual({ name: 'helper', kind: 'function', start: 4997, end: 4999, qualified: 'helper' });
+  });
+});
+
+describe('qualified names of deeply nested definitions', () => {
+  // each name used to hold every owner's: 7,000 nested classes (111 kB) made 140 MB of facts
+  const nested = (n: number, open: (i: number) => string, inner: string, close: string): string => Array.from({ length: n }, (_, i) => open(i)).join('') + inner + close.repeat(n);
+
+  it('keeps them at most 200 characters and their innermost owners, parsed or read by patterns', async () => {
+    const java = nested(3_000, (i) => `class N${i} {\n`, 'void nestedTarget() {}\n', '}\n');
+    for (const facts of [await readFacts('src/Nest.java', java), await readFacts('src/Nest.java', java, false)]) {
+      expect(facts.defs.length).toBeGreaterThan(2_000);
+      const total = facts.defs.reduce((sum, d) => sum + (d.qualified?.length ?? 0), 0);
+      expect(Math.max(...facts.defs.map((d) => d.qualified?.length ?? 0))).toBeLessThanOrEqual(200);
+      expect(total).toBeLessThan(200 * facts.defs.length);
+      const target = facts.defs.find((d) => d.name === 'nestedTarget')!;
+      expect(target.qualified).toMatch(/^…\.N\d+(?:\.N\d+)*\.N2999\.nestedTarget$/);
+      expect(facts.defs.find((d) => d.name === 'N1')!.qualified).toBe('N0.N1');
+    }
+  });
+
+  it('drops whole owners, never a part of one, and keeps a long name whole', async () => {
+    const { joinQualified } = await import('../../src/facts/qualified.js');
+    expect(joinQualified('a'.repeat(150) + '::' + 'b'.repeat(60), '::', 'c')).toBe(`…::${'b'.repeat(60)}::c`);
+    expect(joinQualified('Owner', '.', 'x'.repeat(300))).toBe(`….${'x'.repeat(300)}`);
+    expect(joinQualified(undefined, '.', 'f')).toBe('f');
+    expect(joinQualified('A', '.', 'f')).toBe('A.f');
   });
 });

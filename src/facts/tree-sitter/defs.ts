@@ -1,4 +1,5 @@
 import type { SymbolDef } from '../../core/types.js';
+import { joinQualified } from '../qualified.js';
 import type { Node, QueryMatch } from './runtime.js';
 import type { TreeSpec } from './spec.js';
 
@@ -49,7 +50,7 @@ export function findDefs(spec: TreeSpec, matches: readonly QueryMatch[]): Symbol
       const owner = name.slice(0, cut);
       const outer = owner.lastIndexOf('::');
       parent = outer < 0 ? owner : owner.slice(outer + 2);
-      prefix = prefix ? `${prefix}${sep}${owner}` : owner;
+      prefix = joinQualified(prefix, sep, owner);
       name = name.slice(cut + 2);
       if (kind === 'function') kind = 'method';
     } else if (parent !== undefined) {
@@ -58,7 +59,7 @@ export function findDefs(spec: TreeSpec, matches: readonly QueryMatch[]): Symbol
       parent = enclosing.name;
     }
     if (kind === 'function' && enclosing && (enclosing.kind === 'scope' || owners.has(enclosing.kind)) && parent === enclosing.name) kind = 'method';
-    const qualified = prefix ? `${prefix}${sep}${name}` : name;
+    const qualified = joinQualified(prefix, sep, name);
     open.push({ end: item.node.endIndex, kind, name, qualified });
     if (kind === 'scope') continue;
     const def: SymbolDef = { name, kind, start: startLine(item.node, spec), end: endLine(item.node), qualified };
