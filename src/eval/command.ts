@@ -1,5 +1,5 @@
-import { appendFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { appendFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import envPaths from 'env-paths';
 import { makeDirectory } from '../core/make-directory.js';
@@ -45,6 +45,7 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
   await requireDirectory(options.repos);
   const workDir = options.work ?? join(envPaths('ctxloop', { suffix: '' }).cache, 'eval');
   const out = options.out ?? join(workDir, 'runs', `${options.method}-${timestamp()}.jsonl`);
+  await refuseOverlap(options.repos, workDir, options.dataset, out);
   await makeWorkDirectory(workDir, '--work');
   if ((await stat(out).catch(() => undefined))?.isDirectory()) throw new UsageError('bad_option', `--out ${out} is a directory: give a file to write the records to`);
   await writing(out, async () => {
@@ -70,6 +71,33 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
   }).finally(() => progress.finish());
   const report = buildReport(records, { method: options.method, dataset: options.dataset, out });
   await writeOutput(options.json ? renderReportJson(report) : renderReport(report), io.stdout);
+}
+
+/**
+ * The work dir is this command's to wipe (clones are reset, cleaned and re-made there), so it may
+ * not be, hold or lie in the mirrors: `--work DIR --repos DIR` deleted the mirrors, or reset a
+ * clone's branches and uncommitted work. And the records may not overwrite the dataset.
+ */
+async function refuseOverlap(repos: string, workDir: string, dataset: string, out: string): Promise<void> {
+  const [mirrors, work, tasks, records] = await Promise.all([repos, workDir, dataset, out].map(realPathOf));
+  if (isWithin(mirrors!, work!) || isWithin(work!, mirrors!)) {
+    throw new UsageError('bad_option', `--work ${workDir} overlaps --repos ${repos}: the work dir's clones are reset and deleted, so give a directory apart from the mirrors`);
+  }
+  if (tasks === records) throw new UsageError('bad_option', `--out ${out} is the dataset: give another file for the records`);
+}
+
+/** The path with every link resolved as far as it exists (what a new file or directory there would be). */
+async function realPathOf(path: string): Promise<string> {
+  const absolute = resolve(path);
+  const existing = await realpath(absolute).catch(() => undefined);
+  if (existing !== undefined) return existing;
+  const parent = dirname(absolute);
+  return parent === absolute ? absolute : join(await realPathOf(parent), basename(absolute));
+}
+
+function isWithin(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** What `--only` may take to test every task id: a regular expression that backtracks without end (`(.*)*x`) would hang the command. */

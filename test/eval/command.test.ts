@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evalCommand } from '../../src/eval/command.js';
 import { makeMirror, type MirrorFixture } from './git-fixture.js';
@@ -68,15 +68,39 @@ describe('evalCommand usage', () => {
     const dirOut = await run([...base, '--work', fixture.workDir, '--out', fixture.workDir]);
     expect(dirOut).toMatchObject({ code: 2, stdout: '' });
     expect(dirOut.stderr).toMatch(/^ctxloop: --out .* is a directory: give a file to write the records to\n$/);
-    const fileWork = await run([...base, '--work', dataset]);
+    const file = join(dirname(fixture.reposDir), 'w.jsonl');
+    writeFileSync(file, '');
+    const fileWork = await run([...base, '--work', file]);
     expect(fileWork).toMatchObject({ code: 2, stdout: '' });
-    expect(fileWork.stderr).toMatch(/^ctxloop: --work .*d\.jsonl is not a directory\n$/);
+    expect(fileWork.stderr).toMatch(/^ctxloop: --work .*w\.jsonl is not a directory\n$/);
     if (existsSync('/dev/full')) {
       const full = await run([...base, '--work', fixture.workDir, '--out', '/dev/full']);
       expect(full.code).toBe(1);
       expect(full.stderr).toMatch(/ctxloop: cannot write \/dev\/full: ENOSPC\n$/);
       expect(full.stderr).not.toMatch(/ at |this is a bug/);
     }
+  });
+});
+
+describe('evalCommand guards what it does not own', () => {
+  it('refuses a work dir that is, holds or lies in the mirrors, and records that would overwrite the dataset', async () => {
+    fixture = makeMirror();
+    const dataset = join(fixture.reposDir, 'd.jsonl');
+    const text = JSON.stringify({ id: 't', repo: 'acme/widget', base_commit: fixture.base, task: 'x', gold_files: ['a'] }) + '\n';
+    writeFileSync(dataset, text);
+    const mirror = readdirSync(fixture.reposDir).sort();
+    const base = ['--dataset', dataset, '--repos', fixture.reposDir, '--method', 'bm25'];
+    // the same dir (the mirrors were deleted), a dir below it (its clone would be a mirror's neighbour), the dir above it
+    for (const work of [fixture.reposDir, join(fixture.reposDir, 'work'), dirname(fixture.reposDir)]) {
+      const result = await run([...base, '--work', work]);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toMatch(/^ctxloop: --work .* overlaps --repos .*: the work dir's clones are reset and deleted, so give a directory apart from the mirrors\n$/);
+    }
+    const overwrite = await run([...base, '--work', fixture.workDir, '--out', dataset]);
+    expect(overwrite).toMatchObject({ code: 2, stdout: '' });
+    expect(overwrite.stderr).toMatch(/^ctxloop: --out .*d\.jsonl is the dataset: give another file for the records\n$/);
+    expect(readFileSync(dataset, 'utf8')).toBe(text);
+    expect(readdirSync(fixture.reposDir).sort()).toEqual(mirror);
   });
 });
 
