@@ -22,7 +22,7 @@ import { resultKey } from '../core/keys.js';
 import { isSettledAt } from '../core/settle.js';
 import type { Logger } from '../core/log.js';
 import type { ResolvedOptions } from '../core/options.js';
-import type { RetrieveResult } from '../core/types.js';
+import type { ProgressEvent, RetrieveResult } from '../core/types.js';
 import { statFiles } from '../retrieve/snapshot.js';
 
 /** Bump when what a result holds changes shape. */
@@ -48,6 +48,8 @@ export interface MemoRun {
   /** True once the run has warned (its result may rest on less than the repository). */
   warned: () => boolean;
   signal?: AbortSignal | undefined;
+  /** Told `pack` when a kept result answers, as a computed one tells it last. */
+  onProgress?: ((event: ProgressEvent) => void) | undefined;
 }
 
 /**
@@ -70,12 +72,15 @@ export async function runMemoized(run: MemoRun, compute: (cache: Cache) => Promi
     if (now.fingerprint === kept.state) {
       throwIfAborted(run.signal);
       run.logger.debug('result: kept from an earlier run (same task, options and files)');
-      return kept.result;
+      // each call gets its own: a caller that trims or sorts its result changes no later one
+      const result = structuredClone(kept.result);
+      run.onProgress?.({ type: 'pack', files: result.files.length, tokens: result.tokens });
+      return result;
     }
   }
   const result = await compute({ ...run.cache, flush: async () => {} });
   const now = await state.catch(() => undefined);
-  if (now && now.settled && !run.warned() && !run.signal?.aborted) run.cache.setResult(key, { state: now.fingerprint, result });
+  if (now && now.settled && !run.warned() && !run.signal?.aborted) run.cache.setResult(key, { state: now.fingerprint, result: structuredClone(result) });
   await run.cache.flush();
   return result;
 }

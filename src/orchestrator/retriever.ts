@@ -123,7 +123,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
         const watch = watchWarnings(run.logger);
         const ctx = await startRun(task, { ...run, logger: watch.logger }, true);
         const bypass = ctx.model !== undefined || overrides.searcher !== undefined || overrides.facts !== undefined || overrides.evaluator !== undefined;
-        const memo = { task, options: ctx.options, provider: ctx.provider, bypass, fallback: ctx.fallback, cache: ctx.deps.cache, searcher: ctx.deps.searcher, env: run.env, logger: watch.logger, warned: watch.warned, signal: ctx.signal };
+        const memo = { task, options: ctx.options, provider: ctx.provider, bypass, fallback: ctx.fallback, cache: ctx.deps.cache, searcher: ctx.deps.searcher, env: run.env, logger: watch.logger, warned: watch.warned, signal: ctx.signal, onProgress: ctx.onProgress };
         return runMemoized(memo, (cache) => runLoop({ ...ctx, deps: { ...ctx.deps, cache } }));
       }
       const labels = roots.map((r) => r.label);

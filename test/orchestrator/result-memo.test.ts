@@ -10,6 +10,8 @@ import { cacheStats } from '../../src/cache/store.js';
 import type { Logger } from '../../src/core/log.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
+import { createRetriever } from '../../src/orchestrator/retriever.js';
+import type { ProgressEvent } from '../../src/core/types.js';
 import { loggingRg } from '../helpers/logging-rg.js';
 import { useTempRepos, type TempRepo } from '../helpers/make-repo.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -66,6 +68,23 @@ describe('the result memo', () => {
     expect(warm).toEqual(cold);
     expect(rg.searches()).toBe(0);
     expect(logger.lines).toContain('result: kept from an earlier run (same task, options and files)');
+  });
+
+  it("hands each call its own result: one caller's edits to it reach no later call, and a kept result still tells progress `pack`", async () => {
+    const { rg, options } = await setup();
+    const retriever = createRetriever(options);
+    const first = await retriever.retrieve(TASK);
+    const shown = structuredClone(first);
+    first.files.length = 0;
+    first.task = 'edited by the caller';
+    const events: ProgressEvent[] = [];
+    rg.reset();
+    const again = await retriever.retrieve(TASK, { onProgress: (event) => events.push(event) });
+    expect(rg.searches()).toBe(0);
+    expect(again).toEqual(shown);
+    again.candidates.reverse();
+    expect(await retriever.retrieve(TASK)).toEqual(shown);
+    expect(events).toEqual([{ type: 'pack', files: shown.files.length, tokens: shown.tokens }]);
   });
 
   it('recomputes after an edit, and the edit is in the result', async () => {
