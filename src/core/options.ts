@@ -231,29 +231,44 @@ export const DEFAULTS = {
   locateLimit: 5,
 } as const;
 
+/** A name or path: no NUL, which no file name holds and every system call refuses (a stack trace from spawn). */
+const name = z.string().min(1).refine((text) => !text.includes('\0'), 'must not hold a NUL character');
+/**
+ * Globs of a filter: as many as a person writes (each is tested against every path), none
+ * negated (`!x` is "all but x" to rg and picomatch alike: an exclude that keeps only x).
+ */
+const globs = (use: string) =>
+  z
+    .array(name.refine((glob) => !glob.trimStart().startsWith('!'), `a glob may not start with "!" (it would mean every path but that one): ${use}`))
+    .max(MAX_FILTER_GLOBS);
+
+/** The most globs an include or exclude list holds: each path is tested against each glob. */
+export const MAX_FILTER_GLOBS = 200;
+
 /** The fields a config file, flags or the environment may set. */
 export const settingsSchema = z
   .object({
     maxCycles: z.number().int().min(1).max(3),
     threshold: z.number().min(0).max(1),
     budget: z.number().int().min(100).max(10_000_000),
-    scope: z.array(z.string().min(1)),
-    include: z.array(z.string().min(1)),
-    exclude: z.array(z.string().min(1)),
+    scope: z.array(name),
+    include: globs('exclude what you would leave out'),
+    exclude: globs('include what you would keep'),
     provider: z.enum(['auto', 'offline', 'anthropic', 'openai']),
-    model: z.string().min(1),
+    model: name,
     timeout: z.number().int().min(100).max(600_000),
     maxRetries: z.number().int().min(0).max(10),
     deadline: z.number().int().min(1000).max(3_600_000),
     modelCandidates: z.number().int().min(1).max(200),
     batchSize: z.number().int().min(1).max(50),
-    cache: z.union([z.string().min(1), z.literal(false)]),
-    agentsDir: z.string().min(1),
-    promptsDir: z.string().min(1),
+    cache: z.union([name, z.literal(false)]),
+    agentsDir: name,
+    promptsDir: name,
     withContent: z.boolean(),
     maxCandidates: z.number().int().min(10).max(5000),
     concurrency: z.number().int().min(1).max(64),
-    maxFileSize: z.number().int().min(1024),
+    // a file is read whole into one string, which V8 caps at 512 MB
+    maxFileSize: z.number().int().min(1024).max(256 * 1024 * 1024),
     deep: z.boolean(),
     deepDepth: z.number().int().min(1).max(5),
     noEgress: z.boolean(),

@@ -223,6 +223,29 @@ describe('retrieve (real ripgrep, real files)', () => {
     await expect(locate('Error: x', { root: 5 } as unknown as object)).rejects.toMatchObject({ name: 'UsageError', message: 'root must be a directory path (got number)' });
   });
 
+  it('refuses settings no file name, system call or string can hold, and globs that invert a filter, naming the field', async () => {
+    const cases: Array<[RetrieveOptions, RegExp]> = [
+      // a NUL reached spawn: "this is a bug" and a stack
+      [{ include: ['*.ts\0'] }, /^options: include\.0: must not hold a NUL character/],
+      [{ exclude: ['a\0b'] }, /^options: exclude\.0: must not hold a NUL character/],
+      [{ cache: 'a\0b' }, /^options: cache: /],
+      [{ scope: ['src\0'] }, /^options: scope\.0: must not hold a NUL character/],
+      // a 693 MB file read whole: "Cannot create a string longer than 0x1fffffe8 characters"
+      [{ maxFileSize: 2_000_000_000 }, /^options: maxFileSize: /],
+      // `!x` is every path but x to rg and picomatch: an exclude that emptied the result
+      [{ exclude: ['!nothing'] }, /^options: exclude\.0: a glob may not start with "!" \(it would mean every path but that one\): include what you would keep/],
+      [{ include: [' !*.md'] }, /^options: include\.0: a glob may not start with "!".*: exclude what you would leave out/],
+      // each path is tested against each glob: 21,759 of them froze a run for minutes, deaf to Ctrl-C
+      [{ exclude: Array.from({ length: 201 }, (_, i) => `q${i}/**`) }, /^options: exclude: /],
+    ];
+    for (const [options, message] of cases) {
+      const error = await retrieve('requestTimeout', { root: repo.root, cache: false, ...options }).catch((e: unknown) => e);
+      expect(error, JSON.stringify(options)).toMatchObject({ name: 'UsageError', code: 'bad_option', message: expect.stringMatching(message) });
+    }
+    const within = await retrieve('requestTimeout', { root: repo.root, cache: false, exclude: Array.from({ length: 200 }, (_, i) => `q${i}/**`), maxFileSize: 256 * 1024 * 1024 });
+    expect(within.files.length + within.candidates.length).toBeGreaterThan(0);
+  });
+
   it('stops on abort', async () => {
     const controller = new AbortController();
     controller.abort();
