@@ -98,6 +98,20 @@ const XML_SECRET = /(<([A-Za-z0-9_.:-]{0,60}(?:password|passwd|secret|token|apik
 const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \t]*)(?:(["'`])([^"'`\n]{3,})\3|([^\s"'`,;)\]}]+))/g;
 
 /**
+ * A typed declaration: `password: string = '…'` (TypeScript, Python), `val password: String = "…"`
+ * (Kotlin, Scala), `let secret: &str = "…"` (Rust). `ASSIGNMENT` reads `password: string` there,
+ * a type, and the value after it goes unread.
+ */
+const TYPED_ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})([ \t]*:[ \t]*[A-Za-z_&(\[][\w<>\[\]&'|.?, ()]{0,60}?[ \t]*=[ \t]*(?:[rbfuRBFU@$]{1,2}#*)?)(["'`])([^"'`\n]{3,})\3/g;
+/**
+ * A quoted key and its quoted value side by side: call arguments (`define('DB_PASSWORD', '…')`,
+ * `os.Setenv("DB_PASSWORD", "…")`, `setProperty("db.password", "…")`, `env::set_var(…)`), hash and
+ * array entries (`{ "password" => "…" }`, `['password' => '…']`) and subscripts
+ * (`ENV["DB_PASSWORD"] = "…"`, `headers['X-Api-Key'] = '…'`).
+ */
+const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*=)[ \t]*)(["'`])([^"'`\n]{3,})\5/g;
+
+/**
  * A password given after its keyword and a space, as configuration files and command lines write
  * it: `requirepass …` and `masterauth …` (Redis), `password …` (netrc), `curl -u user:…`,
  * `mysql -p…`. Masked only when the value looks random (see `isRandomValue`): `password string`
@@ -111,6 +125,13 @@ const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s
  * or a `|` / `>` block): the value's first line is masked.
  */
 const YAML_KEY_LINE = /^([ \t]*)([A-Za-z_][\w.-]{0,80})[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?$/;
+
+/** A quoted value under a secret-named key that is a value, not a reference (for a weak key, a random-looking one). */
+function isSecretValue(key: string, value: string): boolean {
+  const kind = secretKeyKind(key);
+  if (kind === undefined || value.includes(REDACTED) || isReference(value)) return false;
+  return kind === 'strong' || isRandomValue(value);
+}
 
 /** Masks secret-looking values in `text`; everything else, and the number of lines, is unchanged. */
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
@@ -127,6 +148,14 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
   if (/:[ \t]*(?:[|>][-+]?[ \t]*)?\r?\n/.test(out)) out = maskNextLineValues(out);
   out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
+  out = out.replace(TYPED_ASSIGNMENT, (match, key: string, head: string, quote: string, value: string) =>
+    isSecretValue(key, value) ? `${key}${head}${quote}${REDACTED}${quote}` : match,
+  );
+  out = out.replace(QUOTED_PAIR, (match, keyQuote: string, key: string, between: string, separator: string, quote: string, value: string) =>
+    // two items side by side may be a label and its text (`t("password", "Your password")`) or a
+    // list of names (`['password', 'email']`): there, a value that looks like one only
+    isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${keyQuote}${key}${keyQuote}${between}${quote}${REDACTED}${quote}` : match,
+  );
   out = replaceAssignments(out, (match, key, operator, quote, quoted, bare) => {
     const kind = secretKeyKind(key);
     if (kind === undefined) return match;

@@ -168,6 +168,42 @@ describe('redactSecrets on passwords written as tools write them (each came out 
   });
 });
 
+describe('redactSecrets on passwords in typed declarations, call arguments, hashes and subscripts (each came out in clear)', () => {
+  const secret = 'q8Fr2vLzxKp9';
+  it.each([
+    [`  const password: string = '${secret}';`, 'src/db.ts'],
+    [`    password: str = "${secret}"`, 'settings.py'],
+    [`val password: String = "${secret}"`, 'Db.kt'],
+    [`let secret: &str = "${secret}";`, 'main.rs'],
+    [`let secret: &'static str = r#"${secret}"#;`, 'main.rs'],
+    [`define( 'DB_PASSWORD', '${secret}' );`, 'wp-config.php'],
+    [`os.environ.setdefault("DB_PASSWORD", "${secret}")`, 'manage.py'],
+    [`System.setProperty("db.password", "${secret}");`, 'App.java'],
+    [`os.Setenv("DB_PASSWORD", "${secret}")`, 'main.go'],
+    [`env::set_var("DB_PASSWORD", "${secret}");`, 'main.rs'],
+    [`ENV["DB_PASSWORD"] = "${secret}"`, 'config.rb'],
+    [`{ "password" => "${secret}" }`, 'config.rb'],
+    [`['password' => '${secret}']`, 'config.php'],
+    [`headers['X-Api-Key'] = '${secret}';`, 'client.js'],
+  ])('%s', (text, path) => {
+    const masked = redactSecrets(text, { path });
+    expect(masked).not.toContain(secret);
+    expect(masked).toBe(text.replace(secret, REDACTED));
+  });
+
+  it.each([
+    ['t("password", "Your password")', 'form.ts'],
+    ["fields = ['password', 'email']", 'forms.py'],
+    ['const password: string = input.value;', 'form.ts'],
+    ["label: string = 'Password'", 'form.ts'],
+    ['getenv("DB_PASSWORD", "DEFAULT_PASSWORD")', 'db.py'],
+    ['password: Optional[str] = None', 'db.py'],
+    ["def connect(password: str = 'changeme'):", 'db.py'],
+  ])('keeps what is not one: %s', (text, path) => {
+    expect(redactSecrets(text, { path })).toBe(text);
+  });
+});
+
 describe('redactSecrets on a task (prose)', () => {
   it('masks a bare value after a secret-named key, which code keeps as a variable', () => {
     const task = 'login fails with password=hunter2hunter2 and api_key=d41d8cd98f00b204e9800998ecf8427e';
