@@ -4,23 +4,52 @@ import { UsageError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
 import type { EvalTask } from './types.js';
 
+/**
+ * A name the report and the progress line print: one short line without control characters (an id
+ * holding `\x1b]0;…` retitled the terminal, a 5 MB one filled it).
+ */
+const label = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((text) => !/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/.test(text), 'must not hold control characters');
+
 const taskSchema = z.object({
-  id: z.string().min(1),
+  id: label(200),
   // `.` or `..` as a part would lead the mirror lookup out of --repos
   repo: z
     .string()
+    .max(200)
     .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name')
     .refine((repo) => repo.split('/').every((part) => part !== '.' && part !== '..'), 'must be owner/name, not . or ..'),
   base_commit: z.string().regex(/^[0-9a-f]{7,40}$/i, 'must be a commit hash'),
   task: z.string().min(1),
   // repository-relative paths: an absolute one, or one climbing out with `..`, can never be found
-  gold_files: z.array(z.string().min(1).refine(isRelativeInside, 'must be a path inside the repository')).min(1),
-  language: z.string().min(1).optional(),
+  // a name no file has (a NUL, spaces around it, a directory's trailing slash) would only ever miss, silently
+  gold_files: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine(isRelativeInside, 'must be a path inside the repository')
+        .refine((path) => !path.includes('\0') && path === path.trim() && !/[\\/]$/.test(path), 'must be a file path as git names it (no NUL, no spaces around it, no trailing slash)'),
+    )
+    .min(1),
+  language: label(40).optional(),
 });
 
 function isRelativeInside(path: string): boolean {
   const parts = path.replace(/\\/g, '/').split('/');
   return !path.startsWith('/') && !/^[A-Za-z]:/.test(path) && parts.every((part) => part !== '..');
+}
+
+/** A gold path as git names it: `src//a.ts` and `src/./a.ts` are `src/a.ts` (`..` is refused above). */
+function goldPath(path: string): string {
+  return toPosix(path, '\\')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.')
+    .join('/');
 }
 
 /** Reads a JSONL dataset; a missing file or a bad line is a `UsageError` naming `file:line`. */
@@ -67,7 +96,7 @@ function parseLine(line: string, where: string): EvalTask {
     throw new UsageError('bad_config', `${where}: ${field}: ${issue?.message ?? 'invalid'}`);
   }
   const { language, ...rest } = parsed.data;
-  const task: EvalTask = { ...rest, gold_files: [...new Set(rest.gold_files.map((p) => toPosix(p, '\\')))] };
+  const task: EvalTask = { ...rest, gold_files: [...new Set(rest.gold_files.map(goldPath))] };
   if (language !== undefined) task.language = language;
   return task;
 }

@@ -83,7 +83,12 @@ export function aggregateRecords(
 /** Records grouped by language: most tasks first, ties in order of first appearance. */
 export function groupByLanguage(records: readonly EvalRecord[]): Array<[string, EvalRecord[]]> {
   const groups = new Map<string, EvalRecord[]>();
-  for (const record of records) groups.set(record.language, [...(groups.get(record.language) ?? []), record]);
+  for (const record of records) {
+    const group = groups.get(record.language);
+    // pushed, not copied: a copy per record made 100,000 tasks take 70 s here
+    if (group) group.push(record);
+    else groups.set(record.language, [record]);
+  }
   return [...groups].sort((a, b) => b[1].length - a[1].length);
 }
 

@@ -50,6 +50,22 @@ describe('parseDataset', () => {
     }
   });
 
+  it('reads a gold file as git names it, and rejects names no file has (each scored a silent miss)', () => {
+    for (const gold of ['src//config.ts', 'src/./config.ts', './src/config.ts', 'src\\config.ts']) {
+      expect(parseDataset(line({ ...good, gold_files: [gold] }), 'd.jsonl')[0]!.gold_files).toEqual(['src/config.ts']);
+    }
+    for (const gold of ['src/config.ts/', ' src/config.ts', 'src/config.ts\0']) {
+      expect(errorOf(() => parseDataset(line({ ...good, gold_files: [gold] }), 'd.jsonl')).message).toBe('d.jsonl:1: gold_files.0: must be a file path as git names it (no NUL, no spaces around it, no trailing slash)');
+    }
+  });
+
+  it('rejects an id, language or repository the terminal would show raw or whole', () => {
+    expect(errorOf(() => parseDataset(line({ ...good, id: 'x\u001b]0;pwned\u0007' }), 'd.jsonl')).message).toBe('d.jsonl:1: id: must not hold control characters');
+    expect(errorOf(() => parseDataset(line({ ...good, language: 'a\u001b[2Jb' }), 'd.jsonl')).message).toBe('d.jsonl:1: language: must not hold control characters');
+    expect(errorOf(() => parseDataset(line({ ...good, id: 'x'.repeat(5_000_000) }), 'd.jsonl')).message).toMatch(/^d\.jsonl:1: id: .{1,200}$/);
+    expect(errorOf(() => parseDataset(line({ ...good, repo: `a/${'b'.repeat(1_000_000)}` }), 'd.jsonl')).message).toMatch(/^d\.jsonl:1: repo: .{1,200}$/);
+  });
+
   it('rejects broken JSON, duplicate ids and empty files', () => {
     expect(errorOf(() => parseDataset(`${line(good)}\n{oops`, 'd.jsonl')).message).toMatch(/^d\.jsonl:2: not valid JSON/);
     expect(errorOf(() => parseDataset(`${line(good)}\n${line(good)}`, 'd.jsonl')).message).toBe('d.jsonl:2: duplicate id a__b-1 (first on line 1)');
