@@ -364,7 +364,11 @@ export interface ResolveInput {
 export function resolveOptions({ flags, env, file, root, defaultCacheDir }: ResolveInput): ResolvedOptions {
   const merged: Settings = { ...file, ...env, ...stripUndefined(flags) };
   const cache = merged.cache;
-  const cacheDir = cache === false ? null : (cache ?? defaultCacheDir);
+  // A relative cache (the environment, a library caller) is where the cache writes it, against the
+  // working directory: resolved once, so the exclusion below names the same place (it was taken
+  // against the root, and the cache's own files were packed from a subdirectory).
+  const chosen = cache === false ? null : (cache ?? defaultCacheDir);
+  const cacheDir = chosen === null ? null : resolve(chosen);
   return {
     root,
     maxCycles: merged.maxCycles ?? DEFAULTS.maxCycles,

@@ -90,6 +90,23 @@ describe('retrieve (real ripgrep, real files)', () => {
     }
   });
 
+  it('does not search a relative cache inside the repository, written from a subdirectory (its files were packed)', async () => {
+    const r = makeRepo({ 'src/auth.ts': 'export function verifyEmail(token) { return parseExpiry(token) }\nexport function parseExpiry(t) { return 1 }\n' });
+    const cwd = process.cwd();
+    try {
+      // a library caller in src/ with `cache: 'cc'` (or CTXLOOP_CACHE=cc): the cache is written to src/cc
+      process.chdir(join(r.root, 'src'));
+      const task = 'email verification token expiry parseExpiry';
+      await retrieve(task, { root: r.root, cache: 'cc', threshold: 0.3 });
+      expect(readdirSync(join(r.root, 'src', 'cc')).length).toBeGreaterThan(0);
+      const again = await retrieve(`${task} again`, { root: r.root, cache: 'cc', threshold: 0.3 });
+      expect([...again.files.map((f) => f.path), ...again.candidates.map((c) => c.path)]).toEqual(['src/auth.ts']);
+    } finally {
+      process.chdir(cwd);
+      r.cleanup();
+    }
+  });
+
   it('leaves out only the cache directory itself, not every directory of its name (src/cache/ was hidden by --cache cache)', async () => {
     const r = makeRepo({ 'src/cache/store.ts': 'export function flushStoreEntries() {\n  return 1;\n}\n' });
     try {
