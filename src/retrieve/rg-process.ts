@@ -4,8 +4,8 @@
  * kind of run (listing, identifier scan, JSON lines).
  */
 import { spawn } from 'node:child_process';
-import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 
@@ -46,9 +46,9 @@ const MAX_RG_MEMORY = 2e9;
 /**
  * Watches a process through Linux `/proc` every quarter second: `over` is called once its
  * resident memory passes `max` (pages taken as 4 kB: larger pages only make the bound looser),
- * `stuck` once one of its threads has waited, two looks in a row, for the other end of a named
+ * `stuck` once, two looks in a row, one of its threads has waited for the other end of a named
  * pipe (a `.gitignore` below the root that is a FIFO: rg opens it and waits for a writer that
- * never comes, until its timeout). The caller stops the watch when the process exits, before its
+ * never comes, until its timeout) or it has held a device open (`holdsDevice`). The caller stops the watch when the process exits, before its
  * pid can be another's.
  */
 function watchProcess(pid: number | undefined, max: number, on: { over: () => void; stuck: () => void }): NodeJS.Timeout | undefined {
@@ -67,7 +67,7 @@ function watchProcess(pid: number | undefined, max: number, on: { over: () => vo
       on.over();
       return;
     }
-    waiting = waitsOnFifo(pid) ? waiting + 1 : 0;
+    waiting = waitsOnFifo(pid) || holdsDevice(pid) ? waiting + 1 : 0;
     if (waiting >= 2) {
       clearInterval(timer);
       on.stuck();
@@ -75,6 +75,26 @@ function watchProcess(pid: number | undefined, max: number, on: { over: () => vo
   }, 250);
   timer.unref();
   return timer;
+}
+
+/**
+ * The process holds open a device or a kernel file: rg opens only directories and regular files
+ * of a repository, so that is a `.gitignore` linked to one (`/dev/ptmx` or `/dev/tty` block on
+ * read; `/proc/kmsg` blocks and consumes the kernel's log), read until the timeout.
+ */
+function holdsDevice(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      if (Number(fd) <= 2) return false; // its pipes to us
+      try {
+        return /^\/(?:dev|proc|sys)\//.test(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+  } catch {
+    return false; // gone, or not ours to read
+  }
 }
 
 /** One of the process's threads is opening a FIFO and waiting for its other end (the kernel's `wait_for_partner`). */
@@ -87,13 +107,13 @@ function waitsOnFifo(pid: number): boolean {
 }
 
 /**
- * Roots where rg was found stuck on a named pipe: from then on (for this process) they are
+ * Roots where rg was found stuck on a named pipe or a device: from then on (for this process) they are
  * searched without VCS ignore files, and listed without rg (the fallback listing reads regular
  * ignore files only, and every search result is filtered through the listing).
  */
 const stuckRoots = new Set<string>();
 
-/** rg was found stuck on a named pipe in `root` earlier in this process. */
+/** rg was found stuck on a named pipe or a device in `root` earlier in this process. */
 export function wasStuckIn(root: string): boolean {
   return stuckRoots.has(root);
 }
@@ -101,9 +121,9 @@ export function wasStuckIn(root: string): boolean {
 /** How the errors of an rg this module stopped begin: the checks below read them, so message and check cannot drift apart. */
 const TIMED_OUT = 'ripgrep timed out after';
 const OUTGREW = 'ripgrep held more than';
-const STUCK = 'ripgrep was stuck opening a named pipe (FIFO)';
+const STUCK = 'ripgrep was stuck on a named pipe or a device';
 
-/** The error of an rg stopped because it was stuck on a named pipe. */
+/** The error of an rg stopped because it was stuck on a named pipe or a device. */
 export function isStuckError(error: unknown): boolean {
   return error instanceof SearchError && error.message.startsWith(STUCK);
 }
@@ -344,7 +364,9 @@ export const MAX_IGNORE_FILE = 16 * 1024 * 1024;
 /**
  * The root's `.gitignore` or `.git/info/exclude` when it is something rg must not open: a FIFO
  * (every rg run blocked until its timeout), a device (a link to `/dev/zero` took rg to 16 GB), a
- * directory, or a file over 16 MB. rg then reads no VCS ignore file at all (`--no-ignore-vcs`).
+ * directory, a file over 16 MB, or a link to a file outside the root (git does not follow a
+ * linked `.gitignore`; rg does, and applied another tree's rules). rg then reads no VCS ignore
+ * file at all (`--no-ignore-vcs`).
  */
 export function unsafeIgnoreFile(root: string, gitDirectory = hasGitDirectory(root)): string | undefined {
   const files = ['.gitignore', ...(gitDirectory ? [join('.git', 'info', 'exclude')] : [])];
@@ -355,9 +377,19 @@ export function unsafeIgnoreFile(root: string, gitDirectory = hasGitDirectory(ro
     } catch {
       continue; // none, or a dangling link: nothing to read
     }
-    if (!info.isFile() || info.size > MAX_IGNORE_FILE) return file;
+    if (!info.isFile() || info.size > MAX_IGNORE_FILE || leavesRootThroughLink(root, file)) return file;
   }
   return undefined;
+}
+
+/** Whether `file` (under `root`) is reached through a link to somewhere outside the root. */
+function leavesRootThroughLink(root: string, file: string): boolean {
+  try {
+    const rel = relative(realpathSync(root), realpathSync(join(root, file)));
+    return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+  } catch {
+    return true; // it exists (stat said so) but cannot be resolved: not read
+  }
 }
 
 /** The VCS ignore files rg may read in `root`: none from another repository's `.git`, none that is unsafe to open. */

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchRequest } from '../../src/core/deps.js';
@@ -42,13 +43,39 @@ describe('search', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings).toEqual(
       expect.arrayContaining([
-        `ripgrep could not list the files (ripgrep was stuck opening a named pipe (FIFO) in ${r.root} (a .gitignore that is one?) and was stopped); listing them with fast-glob instead`,
-        `ripgrep was stuck opening a named pipe (FIFO) in ${r.root} (a .gitignore that is one?) and was stopped; the content is searched without .gitignore files, and the listing applies them`,
+        `ripgrep could not list the files (ripgrep was stuck on a named pipe or a device in ${r.root} (a .gitignore that is one?) and was stopped); listing them with fast-glob instead`,
+        `ripgrep was stuck on a named pipe or a device in ${r.root} (a .gitignore that is one?) and was stopped; the content is searched without .gitignore files, and the listing applies them`,
       ]),
     );
     // the next search of that root starts without what stopped it: no second wait
     const again = await searcher.search(request(r.root, { keywords: ['other'] }));
     expect(paths(again.candidates)).toEqual(['sub/other.ts']);
+  });
+
+  it.runIf(process.platform === 'linux' && existsSync('/dev/ptmx'))('stops an rg reading a .gitignore below the root that is a link to a device that blocks (/dev/ptmx: it waited for its timeout)', async () => {
+    const r = repo({ 'src/a.ts': 'export function devTarget() { return 1 }\n', 'src/sub/b.ts': 'export const other = 1;\n' });
+    symlinkSync('/dev/ptmx', join(r.root, 'src', 'sub', '.gitignore'));
+    const warnings: string[] = [];
+    const searcher = createSearcher({ logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) }, timeout: 20_000 });
+    const { candidates } = await searcher.search(request(r.root, { keywords: ['devtarget'] }));
+    expect(paths(candidates)).toEqual(['src/a.ts']);
+    expect(byPath(candidates)['src/a.ts']!.termFreq).toEqual({ devtarget: 1 });
+    expect(warnings.some((w) => w.startsWith(`ripgrep was stuck on a named pipe or a device in ${r.root}`))).toBe(true);
+  });
+
+  it("applies no root .gitignore that is a link to a file outside the root (another tree's rules hid files; git does not follow it)", async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'ctxloop-outside-'));
+    try {
+      writeFileSync(join(outside, 'rules'), 'keep*\n');
+      const r = repo({ 'keepme.ts': 'export function glTarget() {}\n', 'other.ts': 'export function glTarget2() {}\n' });
+      rmSync(join(r.root, '.gitignore'), { force: true });
+      symlinkSync(join(outside, 'rules'), join(r.root, '.gitignore'));
+      const searcher = createSearcher({ logger: silentLogger });
+      const { candidates } = await searcher.search(request(r.root, { keywords: ['gltarget', 'gltarget2'] }));
+      expect(paths(candidates)).toEqual(['keepme.ts', 'other.ts']);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('starts no content scan after rg once ran out of time: each cycle would wait as long again', async () => {
