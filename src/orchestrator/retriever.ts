@@ -116,7 +116,10 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       // a trace copied from a terminal comes with its colours: the task is its text
       const task = cleanInput(pasted);
       checkCallerOptions(options);
-      const merged = mergeOptions(config, options);
+      // A signal of the run's own, following the caller's: a pipeline may share one signal among
+      // many calls, and the listeners each run adds would make Node warn on the caller's signal.
+      const asked = mergeOptions(config, options);
+      const merged = asked.signal ? { ...asked, signal: AbortSignal.any([asked.signal]) } : asked;
       const roots = labelRoots(merged);
       if (!roots) {
         const run = await resolveRun(merged);

@@ -263,6 +263,24 @@ describe('retrieve (real ripgrep, real files)', () => {
     expect(within.files.length + within.candidates.length).toBeGreaterThan(0);
   });
 
+  it('lets many calls share one signal without Node warning of a listener leak, and still stops them all on abort', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const shared = new AbortController();
+      const runs = Array.from({ length: 8 }, (_, i) => retrieve(`requestTimeout ${i}`, { root: repo.root, cache: false, maxCycles: 1, signal: shared.signal }));
+      expect((await Promise.all(runs)).every((r) => r.files.length + r.candidates.length > 0)).toBe(true);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+      const stopped = Array.from({ length: 8 }, (_, i) => retrieve(`requestTimeout again ${i}`, { root: repo.root, cache: false, signal: shared.signal }));
+      shared.abort();
+      for (const run of stopped) await expect(run).rejects.toMatchObject({ code: 'aborted' });
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('stops on abort', async () => {
     const controller = new AbortController();
     controller.abort();
