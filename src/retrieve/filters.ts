@@ -31,8 +31,13 @@ const GENERATED = /(?:\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.map|\.bundle\.js)$/;
 const SECRET_NAMES = new Set([
   '.env', '.envrc', '.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', '.htpasswd',
   '.boto', '.s3cfg', '.dockercfg', '.vault-token', '.terraformrc', 'terraform.rc', 'kubeconfig',
-  'application_default_credentials.json', 'terraform.tfvars', 'terraform.tfvars.json',
+  'application_default_credentials.json', 'terraform.tfvars', 'terraform.tfvars.json', 'pgpass.conf',
 ]);
+/**
+ * A copy of a file kept aside (`.npmrc.bak`, `.netrc~`, `.pgpass.orig`, an editor's `.env.swp`,
+ * a name with a stray space): the same secrets under a name the list above did not know.
+ */
+const BACKUP_SUFFIX = /(?:\.(?:bak|backup|orig|old|save|sav|swp|swo|tmp|copy|[0-9]+)|~|\s)+$/i;
 /** Key stores, private keys and state files that hold secrets (Terraform state keeps them in clear). */
 const SECRET_EXTENSIONS = new Set(['pem', 'key', 'p12', 'pfx', 'p8', 'ppk', 'jks', 'jceks', 'bks', 'keystore', 'keychain', 'kdbx', 'gpg', 'pgp', 'tfstate', 'tfvars', 'ovpn']);
 const SECRET_PREFIXES = /^(?:\.env\.|id_rsa|id_ed25519|id_ecdsa|id_dsa|service-account.*\.json$|client_secret.*\.json$|.*-adminsdk-.*\.json$|.*\.tfstate\.backup$)/;
@@ -86,6 +91,8 @@ function isSecret(lower: string, base: string, dirs: readonly string[]): boolean
   if (SECRET_PATHS.test(lower)) return true;
   if (SECRET_NAMES.has(base) || SECRET_PREFIXES.test(base)) return true;
   if (SECRET_EXTENSIONS.has(extensionOf(base))) return true;
+  const kept = base.replace(BACKUP_SUFFIX, '');
+  if (kept !== base && kept !== '' && (SECRET_NAMES.has(kept) || SECRET_PREFIXES.test(kept) || SECRET_EXTENSIONS.has(extensionOf(kept)))) return true;
   return SECRET_DATA.test(base) && languageOf(base) === 'text';
 }
 

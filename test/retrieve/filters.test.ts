@@ -61,12 +61,24 @@ describe('skipReason', () => {
     ['firebase/app-firebase-adminsdk-x1y2z.json', 'secret'],
     ['.vault-token', 'secret'],
     ['vpn/office.ovpn', 'secret'],
+    // copies kept aside hold the same secrets (each was packed in clear)
+    ['.npmrc.bak', 'secret'],
+    ['home/.netrc~', 'secret'],
+    ['sub/.pgpass.orig', 'secret'],
+    ['.env ', 'secret'],
+    ['deploy/id_rsa.old', 'secret'],
+    ['certs/server.key.1', 'secret'],
+    ['config/pgpass.conf', 'secret'],
     ['img/logo.PNG', 'binary'],
     ['fonts/a.woff2', 'binary'],
     ['bin/app.exe', 'binary'],
     ['data/model.sqlite', 'binary'],
   ])('%s → %s', (path, reason) => {
     expect(skipReason(path, 10, MB)).toBe(reason);
+  });
+
+  it('keeps a copy of a file that holds no secret', () => {
+    for (const path of ['src/config.ts.bak', 'notes.txt~', 'lib/parser.py.orig', 'docs/env.md.old']) expect(skipReason(path, 10, MB), path).toBeUndefined();
   });
 
   it('skips files over the size limit, and only those', () => {
