@@ -1,7 +1,8 @@
-import { appendFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { appendFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import envPaths from 'env-paths';
+import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
 import { makeDirectory } from '../core/make-directory.js';
 import { CtxloopError, isAbortError, isCtxloopError, isUsageError, toError, UsageError } from '../core/errors.js';
 import { writeOutput, type OutputStream } from '../cli/write.js';
@@ -79,25 +80,12 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
  * clone's branches and uncommitted work. And the records may not overwrite the dataset.
  */
 async function refuseOverlap(repos: string, workDir: string, dataset: string, out: string): Promise<void> {
-  const [mirrors, work, tasks, records] = await Promise.all([repos, workDir, dataset, out].map(realPathOf));
-  if (isWithin(mirrors!, work!) || isWithin(work!, mirrors!)) {
+  // each as it leads once made: links followed as far as the path exists
+  const [mirrors, work, tasks, records] = await Promise.all([repos, workDir, dataset, out].map((path) => realpathOfDeepest(resolve(path))));
+  if (isInsideRoot(mirrors!, work!) || isInsideRoot(work!, mirrors!)) {
     throw new UsageError('bad_option', `--work ${workDir} overlaps --repos ${repos}: the work dir's clones are reset and deleted, so give a directory apart from the mirrors`);
   }
   if (tasks === records) throw new UsageError('bad_option', `--out ${out} is the dataset: give another file for the records`);
-}
-
-/** The path with every link resolved as far as it exists (what a new file or directory there would be). */
-async function realPathOf(path: string): Promise<string> {
-  const absolute = resolve(path);
-  const existing = await realpath(absolute).catch(() => undefined);
-  if (existing !== undefined) return existing;
-  const parent = dirname(absolute);
-  return parent === absolute ? absolute : join(await realPathOf(parent), basename(absolute));
-}
-
-function isWithin(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** What `--only` may take to test every task id: a regular expression that backtracks without end (`(.*)*x`) would hang the command. */
