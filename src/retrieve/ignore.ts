@@ -6,8 +6,9 @@
  * `--no-ignore-parent` to match).
  */
 import { lstat, realpath } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import ignore from 'ignore';
+import { isInsideRoot } from '../core/inside.js';
 import { withRegularFile } from '../core/regular-file.js';
 import { MAX_IGNORE_FILE } from './rg-process.js';
 
@@ -63,7 +64,7 @@ async function readIgnoreFile(realRoot: string, path: string): Promise<string | 
     const info = await lstat(path);
     if (!info.isFile() || info.size > MAX_IGNORE_FILE) return undefined;
     const real = await realpath(path);
-    if (real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep)) return undefined;
+    if (!isInsideRoot(realRoot, real)) return undefined;
     return await readHead(path, MAX_IGNORE_READ);
   } catch {
     // missing or unreadable: git would not apply it either

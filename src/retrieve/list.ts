@@ -50,9 +50,9 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   const skipped: Record<string, number> = {};
   const files: string[] = [];
   // rg reads the .gitignore files it lists by: where one stopped it, the fallback listing (regular ignore files only) lists
-  if (wasStuckIn(root)) throw new SearchError('search_failed', `ripgrep was stuck on a named pipe in ${root} before: listing without it`);
+  if (wasStuckIn(root)) throw new SearchError('search_failed', `ripgrep was stuck on a named pipe or a device in ${root} before: listing without it`);
   const unsafe = unsafeIgnoreFile(root);
-  if (unsafe !== undefined) context.logger.warn(`${unsafe} is not a regular file of at most 16 MB: no .gitignore rules are applied`);
+  if (unsafe !== undefined) context.logger.warn(`${unsafe} is not a regular file of at most 16 MB inside the root: no .gitignore rules are applied`);
   const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize, root }), '--files', '--null'];
   await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal, timeout: context.timeout }, (record) => {
     if (record === '') return;

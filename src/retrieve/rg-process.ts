@@ -5,8 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
+import { isInsideRoot } from '../core/inside.js';
 import type { Logger } from '../core/log.js';
 
 export interface RgProcess {
@@ -385,8 +386,7 @@ export function unsafeIgnoreFile(root: string, gitDirectory = hasGitDirectory(ro
 /** Whether `file` (under `root`) is reached through a link to somewhere outside the root. */
 function leavesRootThroughLink(root: string, file: string): boolean {
   try {
-    const rel = relative(realpathSync(root), realpathSync(join(root, file)));
-    return rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+    return !isInsideRoot(realpathSync(root), realpathSync(join(root, file)));
   } catch {
     return true; // it exists (stat said so) but cannot be resolved: not read
   }

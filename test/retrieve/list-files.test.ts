@@ -176,7 +176,7 @@ describe('listFiles', () => {
       const warnings: string[] = [];
       const list = await listSearchableFiles(scopeOf(r.root), { rgPath: await resolveRgPath(process.env, silentLogger), logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) }, timeout: 5000 });
       expect(list.files).toEqual(['src/v.ts']);
-      expect(warnings).toEqual(['.gitignore is not a regular file of at most 16 MB: no .gitignore rules are applied']);
+      expect(warnings).toEqual(['.gitignore is not a regular file of at most 16 MB inside the root: no .gitignore rules are applied']);
     }
   });
 
