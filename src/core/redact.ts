@@ -126,11 +126,15 @@ const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s
  */
 const YAML_KEY_LINE = /^([ \t]*)([A-Za-z_][\w.-]{0,80})[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?$/;
 
-/** A quoted value under a secret-named key that is a value, not a reference (for a weak key, a random-looking one). */
-function isSecretValue(key: string, value: string): boolean {
+/** Whether `key` names a credential for this value: a strong key always, a weak one (`token`, `pwd`) when the value looks random. */
+function keyHoldsSecret(key: string, value: string): boolean {
   const kind = secretKeyKind(key);
-  if (kind === undefined || value.includes(REDACTED) || isReference(value)) return false;
-  return kind === 'strong' || isRandomValue(value);
+  return kind === 'strong' || (kind === 'weak' && isRandomValue(value));
+}
+
+/** A quoted value under a secret-named key that is a value, not a reference. */
+function isSecretValue(key: string, value: string): boolean {
+  return keyHoldsSecret(key, value) && !value.includes(REDACTED) && !isReference(value);
 }
 
 /** Masks secret-looking values in `text`; everything else, and the number of lines, is unchanged. */
@@ -157,9 +161,7 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${keyQuote}${key}${keyQuote}${between}${quote}${REDACTED}${quote}` : match,
   );
   out = replaceAssignments(out, (match, key, operator, quote, quoted, bare) => {
-    const kind = secretKeyKind(key);
-    if (kind === undefined) return match;
-    if (kind === 'weak' && !isRandomValue(quoted ?? bare ?? '')) return match;
+    if (!keyHoldsSecret(key, quoted ?? bare ?? '')) return match;
     // `DB_PASSWORD=…` is the dotenv and shell form wherever it appears (a README, a workflow): data.
     const envStyle = /^[A-Z][A-Z0-9_]*$/.test(key) && operator === '=';
     return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle);
