@@ -69,7 +69,8 @@ function readJvm(qualified: string, where: string): RawFrame {
   const location = /^([\w$\-]+\.(?:java|kt|kts|scala|groovy|clj)):?(\d+)?$/.exec(where.trim());
   if (!location) return { format: 'jvm', name };
   const packages = name.split('.').slice(0, -2).filter((s) => /^[a-z_][\w]*$/.test(s));
-  return { format: 'jvm', name, file: [...packages, location[1]!].join('/'), ...(num(location[2]) === undefined ? {} : { line: num(location[2]) }) };
+  const line = num(location[2]);
+  return { format: 'jvm', name, file: [...packages, location[1]!].join('/'), ...(line === undefined ? {} : { line }) };
 }
 
 function readV8(name: string | undefined, where: string): RawFrame | undefined {

@@ -406,7 +406,7 @@ export function resolveOptions({ flags, env, file, root, defaultCacheDir }: Reso
  */
 function excludeCache(root: string, cacheDir: string | null): string[] {
   if (cacheDir === null) return [];
-  const rel = relative(root, resolve(root, cacheDir));
+  const rel = relative(root, cacheDir); // absolute (resolveOptions)
   // the root itself (`--cache .`): the names the cache writes there (cache/paths.ts CACHE_NAME)
   if (rel === '') return [`/${'[0-9a-f]'.repeat(16)}*.json*`];
   if (leavesRoot(rel)) return [];

@@ -17,13 +17,22 @@ export function fenceTagOf(path: string): string {
   return FENCE_TAGS[language] ?? language;
 }
 
+/** What `shownPath` replaces: C0 and C1 controls, bidirectional overrides and isolates. */
+const UNSHOWABLE = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
 /**
  * A path as Markdown shows it: a control character in a file name (an escape sequence a terminal
  * would run, C0 or C1) or a bidirectional override (U+202E turns `exe.txt` into `txt.exe`) shown
  * as U+FFFD. JSON and `--format paths` into a pipe keep the path as it is.
  */
 export function shownPath(path: string): string {
-  return path.replace(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '\uFFFD');
+  return path.replace(UNSHOWABLE, '\uFFFD');
+}
+
+/** Whether a name holds a character `shownPath` would have to replace. */
+export function hasUnshowable(text: string): boolean {
+  UNSHOWABLE.lastIndex = 0;
+  return UNSHOWABLE.test(text);
 }
 
 /** Text for a terminal that may quote file names (gaps, warnings, locate and trace lines): as `shownPath`, tabs and line breaks kept. */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { UsageError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
+import { hasUnshowable } from '../core/pack-text.js';
 import type { EvalTask } from './types.js';
 
 /**
@@ -13,7 +14,7 @@ const label = (max: number) =>
     .string()
     .min(1)
     .max(max)
-    .refine((text) => !/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/.test(text), 'must not hold control characters');
+    .refine((text) => !hasUnshowable(text), 'must not hold control characters');
 
 const taskSchema = z.object({
   id: label(200),
