@@ -47,6 +47,8 @@ export interface ListedStats {
   files: string[];
   mtimes: Float64Array;
   sizes: Float64Array;
+  /** Inode change times (identity only: not for settling). */
+  ctimes: Float64Array;
 }
 
 /** Reads and analyses files; facts are cached by content hash. */
@@ -165,6 +167,8 @@ export interface MemoEntry {
 export interface FileStamp {
   mtimeMs: number;
   size: number;
+  /** Inode change time: a file renamed over this path, or written and given its old mtime back, has a new one. */
+  ctimeMs: number;
   /** sha1 of the content, hex. */
   hash: string;
 }

@@ -5,10 +5,12 @@ import { isInsideRoot } from '../core/inside.js';
 export interface StatStamp {
   mtimeMs: number;
   size: number;
+  /** Compared for identity, never for settling: see `FileStamp`. */
+  ctimeMs: number;
 }
 
 /**
- * A file's modification time and size, read before its content, when it is a regular file
+ * A file's modification time, size and change time, read before its content, when it is a regular file
  * inside the root within the size limit. Taken first, so a file changed while being read keeps
  * a stamp older than its content and is hashed again next time, never trusted wrongly.
  */
@@ -17,7 +19,7 @@ export async function statInsideRoot(realRoot: string, relative: string, maxFile
     const real = await realpath(resolve(realRoot, relative));
     if (!isInsideRoot(realRoot, real)) return undefined;
     const info = await stat(real);
-    return info.isFile() && info.size <= maxFileSize ? { mtimeMs: info.mtimeMs, size: info.size } : undefined;
+    return info.isFile() && info.size <= maxFileSize ? { mtimeMs: info.mtimeMs, size: info.size, ctimeMs: info.ctimeMs } : undefined;
   } catch {
     return undefined; // missing or unreadable: the read that follows says why
   }

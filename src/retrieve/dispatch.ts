@@ -136,7 +136,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     async statFiles(scope, signal) {
       const [list, found] = await Promise.all([listOf(scope, signal), statsOf(scope, signal)]);
       throwIfAborted(signal);
-      return { files: list.files, mtimes: found.mtimes, sizes: found.sizes };
+      return { files: list.files, mtimes: found.mtimes, sizes: found.sizes, ctimes: found.ctimes };
     },
 
     async search(request, signal) {

@@ -1,6 +1,6 @@
 /**
  * The search index kept between runs: which files held which scanned terms, and the stat
- * (modification time, size) of every file when the index was taken. A later run lists the files,
+ * (modification time, size, change time) of every file when the index was taken. A later run lists the files,
  * stats them, and re-scans only the files that changed since; the rest of each term's counts are
  * read back, so a warm repeat of a task makes no pass over the repository.
  */
@@ -9,7 +9,7 @@ import { sep } from 'node:path';
 import { isSettledAt } from '../core/settle.js';
 
 /** Bump when what a scan records changes, so older indexes are dropped. */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 /** One term's postings: the files (indexes into `files`, ascending) holding it, with their counts for keywords. */
 export interface StoredTerm {
@@ -29,6 +29,8 @@ export interface Snapshot {
   files: string[];
   mtimes: number[];
   sizes: number[];
+  /** Inode change times: a file renamed over another of the same size and mtime (`mv`), or written and given its old mtime back, has a new one. */
+  ctimes: number[];
   /** By term key (`k:`, `l:`, `s:` + the term). */
   terms: Record<string, StoredTerm>;
 }
@@ -43,6 +45,8 @@ export const MAX_CHANGED = 5000;
 export interface FileStats {
   mtimes: Float64Array;
   sizes: Float64Array;
+  /** Inode change times: compared for identity only; settling goes by `mtimes` (setting an mtime moves the ctime to now). */
+  ctimes: Float64Array;
   /** When the first stat was taken (ms since epoch). */
   takenAt: number;
 }
@@ -56,6 +60,7 @@ export async function statFiles(root: string, files: readonly string[]): Promise
   const takenAt = Date.now();
   const mtimes = new Float64Array(files.length).fill(Number.NaN);
   const sizes = new Float64Array(files.length).fill(Number.NaN);
+  const ctimes = new Float64Array(files.length).fill(Number.NaN);
   const prefix = root.endsWith(sep) ? root : root + sep;
   const SLICE = 2000;
   for (let start = 0; start < files.length; start += SLICE) {
@@ -66,18 +71,20 @@ export async function statFiles(root: string, files: readonly string[]): Promise
         if (info) {
           mtimes[i] = info.mtimeMs;
           sizes[i] = info.size;
+          ctimes[i] = info.ctimeMs;
         }
       } catch {
         // unreadable since it was listed: NaN, a change
       }
     }
   }
-  return { mtimes, sizes, takenAt };
+  return { mtimes, sizes, ctimes, takenAt };
 }
 
 /**
  * The files of `files` whose content may differ from what `snapshot` recorded: new files, files
- * whose stat differs, and files modified too close to when the snapshot was taken.
+ * whose stat (modification time, size or change time) differs, and files modified too close to
+ * when the snapshot was taken.
  */
 export function findChanged(snapshot: Snapshot, files: readonly string[], stats: FileStats): Set<string> {
   const known = new Map(snapshot.files.map((path, i) => [path, i]));
@@ -85,7 +92,9 @@ export function findChanged(snapshot: Snapshot, files: readonly string[], stats:
   files.forEach((path, i) => {
     const at = known.get(path);
     const mtime = stats.mtimes[i]!;
-    if (at === undefined || snapshot.mtimes[at] !== mtime || snapshot.sizes[at] !== stats.sizes[i] || !isSettledAt(mtime, snapshot.takenAt)) changed.add(path);
+    if (at === undefined || snapshot.mtimes[at] !== mtime || snapshot.sizes[at] !== stats.sizes[i] || snapshot.ctimes[at] !== stats.ctimes[i] || !isSettledAt(mtime, snapshot.takenAt)) {
+      changed.add(path);
+    }
   });
   return changed;
 }
@@ -98,9 +107,9 @@ export function parseSnapshot(raw: unknown, key: string): Snapshot | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const s = value as Partial<Snapshot>;
   if (s.v !== SNAPSHOT_FORMAT || s.key !== key || typeof s.takenAt !== 'number') return undefined;
-  if (!Array.isArray(s.files) || !Array.isArray(s.mtimes) || !Array.isArray(s.sizes) || typeof s.terms !== 'object' || s.terms === null) return undefined;
+  if (!Array.isArray(s.files) || !Array.isArray(s.mtimes) || !Array.isArray(s.sizes) || !Array.isArray(s.ctimes) || typeof s.terms !== 'object' || s.terms === null) return undefined;
   const n = s.files.length;
-  if (s.mtimes.length !== n || s.sizes.length !== n || !s.files.every((f) => typeof f === 'string')) return undefined;
+  if (s.mtimes.length !== n || s.sizes.length !== n || s.ctimes.length !== n || !s.files.every((f) => typeof f === 'string')) return undefined;
   for (const term of Object.values(s.terms)) {
     if (typeof term !== 'object' || term === null || !Array.isArray(term.f) || typeof term.t !== 'number') return undefined;
     if (term.n !== undefined && (!Array.isArray(term.n) || term.n.length !== term.f.length)) return undefined;

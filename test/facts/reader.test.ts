@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,23 +107,40 @@ describe('createFactsReader', () => {
     await expect(reader.read(r.root, ['a.ts'], controller.signal)).rejects.toMatchObject({ code: 'aborted' });
   });
 
-  it('trusts a settled stamp (same modification time and size) without reading the file, and re-reads when either changes', async () => {
-    const r = repo({ 'a.ts': 'function a() {}\n' });
+  it('trusts a settled stamp (same modification time, size and change time) without reading the file, and re-reads when one changes', async () => {
+    const r = repo({ 'a.ts': 'function a() {}\n', 'b.ts': 'function b() {}\n' });
     const past = new Date(Date.now() - 60_000);
-    utimesSync(join(r.root, 'a.ts'), past, past);
+    for (const name of ['a.ts', 'b.ts']) utimesSync(join(r.root, name), past, past);
     const cache = createMemoryCache();
     const reader = createFactsReader({ cache });
-    expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('a');
-    expect(cache.getStamp('a.ts')).toMatchObject({ size: 16 });
+    expect((await reader.read(r.root, ['a.ts', 'b.ts'])).get('a.ts')?.defs[0]?.name).toBe('a');
+    expect(cache.getStamp('a.ts')).toMatchObject({ size: 16, ctimeMs: statSync(join(r.root, 'a.ts')).ctimeMs });
     expect(Math.round(cache.getStamp('a.ts')!.mtimeMs)).toBe(past.getTime());
-    // Same size, same time: the stamp is believed, so the old facts come back unread.
-    r.write('a.ts', 'function b() {}\n');
+    // A stamp matching the stat is believed: the facts its hash names come back, the file unread.
+    cache.setStamp('a.ts', { ...cache.getStamp('a.ts')!, hash: cache.getStamp('b.ts')!.hash });
+    expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('b');
+    // Given the same times again (an edit hidden by `touch -r`): the change time moved, so it is read again.
     utimesSync(join(r.root, 'a.ts'), past, past);
     expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('a');
-    // Another time (an edit, a checkout): read and hashed again.
+    // Another modification time (an edit, a checkout): read and hashed again.
+    cache.setStamp('a.ts', { ...cache.getStamp('a.ts')!, hash: cache.getStamp('b.ts')!.hash });
     const later = new Date(past.getTime() + 1000);
     utimesSync(join(r.root, 'a.ts'), later, later);
-    expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('b');
+    expect((await reader.read(r.root, ['a.ts'])).get('a.ts')?.defs[0]?.name).toBe('a');
+  });
+
+  it('sees two files of the same size and modification time swapped by renames (`mv`): each path gets the other\'s facts', async () => {
+    const r = repo({ 'a.ts': 'function a() {}\n', 'b.ts': 'function b() {}\n' });
+    const past = new Date(Date.now() - 60_000);
+    for (const name of ['a.ts', 'b.ts']) utimesSync(join(r.root, name), past, past);
+    const reader = createFactsReader({ cache: createMemoryCache() });
+    const before = await reader.read(r.root, ['a.ts', 'b.ts']);
+    expect([before.get('a.ts')?.defs[0]?.name, before.get('b.ts')?.defs[0]?.name]).toEqual(['a', 'b']);
+    renameSync(join(r.root, 'a.ts'), join(r.root, 'swap.tmp'));
+    renameSync(join(r.root, 'b.ts'), join(r.root, 'a.ts'));
+    renameSync(join(r.root, 'swap.tmp'), join(r.root, 'b.ts'));
+    const after = await reader.read(r.root, ['a.ts', 'b.ts']);
+    expect([after.get('a.ts')?.defs[0]?.name, after.get('b.ts')?.defs[0]?.name]).toEqual(['b', 'a']);
   });
 
   it('does not stamp a file modified in the last seconds: a second write in the same tick would go unseen', async () => {

@@ -16,6 +16,7 @@ import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import type { RetrieveResult } from '../../src/core/types.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
+import { SNAPSHOT_FORMAT } from '../../src/retrieve/snapshot.js';
 import { loggingRg } from '../helpers/logging-rg.js';
 import { useTempRepos, type TempRepo } from '../helpers/make-repo.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
@@ -186,7 +187,7 @@ describe('two runs at once on one cache', () => {
     }
     const file = await cacheFileFor(cache, r.root);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2 });
-    expect(JSON.parse(readFileSync(file.replace(/\.json$/, '.search.json'), 'utf8'))).toMatchObject({ v: 2 });
+    expect(JSON.parse(readFileSync(file.replace(/\.json$/, '.search.json'), 'utf8'))).toMatchObject({ v: SNAPSHOT_FORMAT });
     expect(readdirSync(cache).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
