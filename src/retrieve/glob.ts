@@ -15,7 +15,7 @@ import { PRUNED_DIRS, skipReason } from './filters.js';
 import { createPathMatcher, normalizeGlob } from './match.js';
 import { ancestorDirs, resolveScopeEntries, type ScopeEntries } from './scope.js';
 
-export { MAX_RULES } from './ignore.js';
+export { MAX_RULE_CHARS, MAX_RULES } from './ignore.js';
 
 export interface ListedFile {
   /** Root-relative POSIX path. */

@@ -28,7 +28,7 @@ export interface IgnoreRules {
   pruneGlobs: string[];
   /** True when some rule re-includes (`!pattern`). */
   hasNegation: boolean;
-  /** Rules past `MAX_RULES` (the deepest files' last), not applied. */
+  /** Rules past `MAX_RULES` (the deepest files' last) or longer than `MAX_RULE_CHARS`, not applied. */
   dropped: number;
 }
 
@@ -38,6 +38,12 @@ export interface IgnoreRules {
  * the heap limit: it crashed. Hand-written ignore files of a whole monorepo stay far below.
  */
 export const MAX_RULES = 2000;
+/**
+ * Characters of a rule at most. No path is longer (Linux's PATH_MAX), and the `ignore` package
+ * compiles a longer one into a regular expression V8 refuses ("too large"): the fallback listing
+ * threw on the first path it tested. rg cannot compile such a rule either (`list.ts` warns).
+ */
+export const MAX_RULE_CHARS = 4096;
 /** Rules turned into walk-pruning globs at most (they only save time). */
 const MAX_PRUNE_GLOBS = 500;
 
@@ -76,7 +82,7 @@ async function readIgnoreFile(realRoot: string, path: string): Promise<string | 
 export function compileIgnoreRules(files: readonly IgnoreFile[]): IgnoreRules {
   const ordered = [...files].sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
   const all = ordered.flatMap((file) => parseLines(file.content).map((line) => rebaseRule(line, file.dir)));
-  const rules = all.slice(0, MAX_RULES);
+  const rules = all.filter((rule) => rule.length <= MAX_RULE_CHARS).slice(0, MAX_RULES);
   const matcher = ignore({ ignorecase: false }).add(rules);
   const hasNegation = rules.some((rule) => rule.startsWith('!'));
   return {

@@ -54,7 +54,8 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   const unsafe = unsafeIgnoreFile(root);
   if (unsafe !== undefined) context.logger.warn(`${unsafe} is not a regular file of at most 16 MB inside the root: no .gitignore rules are applied`);
   const args = [...commonArgs({ iglobs: ripgrepPruneGlobs(), globs: [], maxFileSize: scope.maxFileSize, root }), '--files', '--null'];
-  await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal, timeout: context.timeout }, (record) => {
+  const onNotes = (lines: readonly string[]): void => warnOfIgnoreRules(root, lines, context.logger);
+  await runRg({ rgPath: context.rgPath, root, args, separator: '\0', logger: context.logger, signal: context.signal, timeout: context.timeout, onNotes }, (record) => {
     if (record === '') return;
     // `--null` ends every path with NUL: a line break in a record is not rg's list, unless a file is named so
     if (record.includes('\n') && !isFile(join(root, record))) throw new SearchError('search_failed', `ripgrep printed something other than its file list: ${JSON.stringify(record.slice(0, 80))}`);
@@ -73,6 +74,21 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   if (skipped.undecodable_name) context.logger.warn(`${skipped.undecodable_name} file name(s) under ${root} are not valid UTF-8: those files are not searched`);
   files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return { files, avgSize: await sampleMeanSize(root, files), skipped };
+}
+
+/**
+ * What rg says of the ignore files while listing, as warnings: a rule it cannot parse (that rule
+ * alone is dropped) and, worse, a rule too large to compile ("error building NFA": rg then drops
+ * the whole file, without naming it, and lists what it ignores). The content scans read the same
+ * files and would say the same again: the listing speaks for them.
+ */
+function warnOfIgnoreRules(root: string, lines: readonly string[], logger: Logger): void {
+  for (const line of lines) {
+    const said = line.replace(/^rg: /, '');
+    const shown = said.length > 300 ? `${said.slice(0, 299)}…` : said;
+    if (/error building NFA/.test(said)) logger.warn(`an ignore file under ${root} holds a rule too large for ripgrep to compile (${shown}): none of that file's rules are applied, so the files it ignores are searched`);
+    else if (/error parsing glob/.test(said)) logger.warn(`${shown}: that ignore rule is not applied`);
+  }
 }
 
 /** A regular file (not followed through a link) at `path`; false for anything else or nothing. */

@@ -27,6 +27,8 @@ export interface RgProcess {
   onSkippedFiles?: (() => void) | undefined;
   /** Bytes of memory rg may hold (Linux, where it can be read) before it is stopped. @default 2 GB */
   maxMemory?: number | undefined;
+  /** Called with what rg said on stderr (trimmed, non-empty lines) when it succeeded all the same: ignore rules it could not read. */
+  onNotes?: ((lines: readonly string[]) => void) | undefined;
 }
 
 export interface RgExit {
@@ -264,8 +266,11 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   if (timedOut) throw new SearchError('search_failed', `${TIMED_OUT} ${run.timeout} ms in ${run.root}`);
   if (stuck) throw new SearchError('search_failed', `${STUCK} in ${run.root} (a .gitignore that is one?) and was stopped`);
   if (outgrew) throw new SearchError('search_failed', `${OUTGREW} ${Math.round((run.maxMemory ?? MAX_RG_MEMORY) / 1e6)} MB of memory in ${run.root} and was stopped (an ignore file that never ends, such as a link to /dev/zero?)`);
-  if (code === 0 || code === 1) return;
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  if (code === 0 || code === 1) {
+    if (lines.length > 0) run.onNotes?.(lines);
+    return;
+  }
   const killedBy = code === null ? child.signalCode : null;
   const said = lines[0]?.replace(/^rg: /, '');
   // a path of 4,000 characters makes a warning nobody reads: its end (the reason) is kept

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listFilesByGlob, MAX_RULES } from '../../src/retrieve/glob.js';
+import { listFilesByGlob, MAX_RULE_CHARS, MAX_RULES } from '../../src/retrieve/glob.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -12,6 +12,15 @@ describe('the fallback listing (fast-glob and the ignore package)', () => {
     // the first rules apply; those past the bound, and the deeper file's after them, do not, and are counted
     expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', `gen_${MAX_RULES + 100}.ts`, 'pkg/.gitignore', 'pkg/local.ts', 'src/a.ts']);
     expect(listed.droppedRules).toBe(501);
+  });
+});
+
+describe('the fallback listing and a rule no path can match', () => {
+  it(`drops a rule longer than ${MAX_RULE_CHARS} characters (a regular expression too large for V8: the listing threw) and applies the others`, async () => {
+    const r = repo({ '.gitignore': `${'?'.repeat(200_000)}\nsecret.txt\n`, 'secret.txt': 'a', 'src/a.ts': 'b' }, { git: false });
+    const listed = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 });
+    expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', 'src/a.ts']);
+    expect(listed.droppedRules).toBe(1);
   });
 });
 

@@ -190,6 +190,18 @@ describe('listFiles', () => {
     expect(warnings).toEqual([`1 file name(s) under ${r.root} are not valid UTF-8: those files are not searched`]);
   });
 
+  it('warns of ignore rules rg cannot read: one it cannot parse, and one too large to compile, which cost the whole file its rules unsaid', async () => {
+    const r = repo({ '.gitignore': `secret.txt\n[z-a]\n`, 'secret.txt': 'a', 'src/a.ts': 'b', 'pkg/.gitignore': `local.ts\n${'?'.repeat(200_000)}\n`, 'pkg/local.ts': 'c' });
+    const warnings: string[] = [];
+    const list = await listSearchableFiles(scopeOf(r.root), { rgPath: await resolveRgPath(process.env, silentLogger), logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) } });
+    // rg applies the root file but none of pkg/.gitignore's rules: what it lists is said
+    expect(list.files).toEqual(['.gitignore', 'pkg/.gitignore', 'pkg/local.ts', 'src/a.ts']);
+    expect(warnings).toEqual([
+      "./.gitignore: line 2: error parsing glob '[z-a]': invalid range; 'z' > 'a': that ignore rule is not applied",
+      `an ignore file under ${r.root} holds a rule too large for ripgrep to compile (error building NFA): none of that file's rules are applied, so the files it ignores are searched`,
+    ]);
+  });
+
   it.runIf(process.platform === 'linux')('stops an rg whose memory grows past its bound (an ignore file that never ends took it to 16 GB)', async () => {
     const r = repo({ 'src/a.ts': 'x\n' });
     const fake = join(r.root, 'greedy-rg.cjs');
