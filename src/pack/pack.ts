@@ -1,7 +1,7 @@
 import type { Tokenizer } from '../core/deps.js';
 import { redactSecrets } from '../core/redact.js';
 import { fenceTagOf, GAP_LINE, PACK_SEPARATOR, renderFileHeading, renderNumberedLines, renderPackedFile } from '../core/pack-text.js';
-import type { CutRegion, FileFacts, FileResult, Region, Score } from '../core/types.js';
+import type { CutRegion, FileFacts, FileResult, Region, Score, SymbolDef } from '../core/types.js';
 import { regionsFor } from './regions.js';
 import { shownScore } from '../core/numbers.js';
 
@@ -91,14 +91,14 @@ export function packFiles(input: PackInput): PackResult {
     for (const region of regions) {
       const headingCost = file.regions.length === 0 ? heading : 0;
       const whole = costOf(region);
-      const fitted = fitRegion(region, whole, score.evidence, budget - total - headingCost, costOf);
+      const fitted = fitRegion(region, whole, score.evidence, budget - total - headingCost, costOf, facts?.defs ?? []);
       if (!fitted) {
         left.push(cutOf(score.path, region, whole));
         continue;
       }
       total += headingCost + fitted.tokens;
       file.regions.push(withText(fitted.region, lines));
-      for (const rest of outside(region, fitted.region)) left.push(cutOf(score.path, rest, costOf(rest)));
+      for (const rest of outside(region, fitted.region, facts?.defs ?? [])) left.push(cutOf(score.path, rest, costOf(rest)));
     }
     if (file.regions.length > 0) {
       packed.push(file);
@@ -139,14 +139,15 @@ function regionCost(tokenizer: Tokenizer, region: Region): number {
 }
 
 /** The region (costing `tokens`) if it fits in `room`, else the widest window around its first evidence line that does. */
-function fitRegion(region: Region, tokens: number, evidence: readonly number[], room: number, costOf: (region: Region) => number): { region: Region; tokens: number } | undefined {
+function fitRegion(region: Region, tokens: number, evidence: readonly number[], room: number, costOf: (region: Region) => number, defs: readonly SymbolDef[]): { region: Region; tokens: number } | undefined {
   if (room < 0) return undefined;
   if (tokens <= room) return { region, tokens };
   const anchor = evidence.filter((n) => n >= region.start && n <= region.end).sort((a, b) => a - b)[0] ?? region.start;
   for (const radius of SHRINK_RADII) {
     const window: Region = { start: Math.max(region.start, anchor - radius), end: Math.min(region.end, anchor + radius) };
     if (window.start === region.start && window.end === region.end) continue;
-    if (region.symbol) window.symbol = region.symbol;
+    const symbol = labelOf(window, region, defs);
+    if (symbol) window.symbol = symbol;
     const cost = costOf(window);
     if (cost <= room) return { region: window, tokens: cost };
   }
@@ -154,12 +155,29 @@ function fitRegion(region: Region, tokens: number, evidence: readonly number[], 
 }
 
 /** The parts of `region` that a shrunk `kept` window leaves out. */
-function outside(region: Region, kept: Region): Region[] {
+function outside(region: Region, kept: Region, defs: readonly SymbolDef[]): Region[] {
   const parts: Region[] = [];
   if (kept.start > region.start) parts.push({ start: region.start, end: kept.start - 1 });
   if (kept.end < region.end) parts.push({ start: kept.end + 1, end: region.end });
-  if (region.symbol) for (const part of parts) part.symbol = region.symbol;
+  for (const part of parts) {
+    const symbol = labelOf(part, region, defs);
+    if (symbol) part.symbol = symbol;
+  }
   return parts;
+}
+
+/**
+ * The label of a part of `region` (a window it was shrunk to, or what that left out): the
+ * symbols of its label (`a, b` when regions were merged) whose definitions reach into the part.
+ * A name with no definition in the facts (nothing to check it by) stays.
+ */
+function labelOf(part: Region, region: Region, defs: readonly SymbolDef[]): string | undefined {
+  if (!region.symbol) return undefined;
+  const names = region.symbol.split(', ').filter((name) => {
+    const named = defs.filter((def) => def.name === name);
+    return named.length === 0 || named.some((def) => def.start <= part.end && def.end >= part.start);
+  });
+  return names.length > 0 ? names.join(', ') : undefined;
 }
 
 function withText(region: Region, lines: readonly string[]): Region {

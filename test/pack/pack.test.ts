@@ -139,6 +139,26 @@ describe('packFiles', () => {
     expect(left).toEqual([...(region.start > 3 ? [[3, region.start - 1]] : []), ...(region.end < 7 ? [[region.end + 1, 7]] : [])]);
   });
 
+  it('labels a shrunk window, and the lines it leaves out, with the merged symbols whose lines each holds', () => {
+    // verifyStep0 (3-7) and verifyStep1 (9-13) are packed as one region, labelled with both
+    const one: Score = { path: 'src/auth/verify.ts', relevance: 0.93, reason: 'defines verifyEmail', missing: [], evidence: [4, 11] };
+    const whole = pack(100_000, { scores: [one] });
+    expect(whole.files[0]!.regions.map(({ start, end, symbol }) => ({ start, end, symbol }))).toEqual([{ start: 3, end: 13, symbol: 'verifyStep0, verifyStep1' }]);
+    const spans: Record<string, [number, number]> = { verifyStep0: [3, 7], verifyStep1: [9, 13] };
+    const expected = (start: number, end: number): string => Object.keys(spans).filter((name) => spans[name]![0] <= end && spans[name]![1] >= start).join(', ');
+    const labels = new Set<string>();
+    for (let budget = whole.tokens - 1; budget > 0; budget -= 5) {
+      const result = pack(budget, { scores: [one] });
+      const region = result.files[0]?.regions[0];
+      if (!region) break;
+      expect(region.symbol).toBe(expected(region.start, region.end));
+      labels.add(region.symbol!);
+      for (const left of result.cut) expect(left.symbol).toBe(expected(left.start!, left.end!));
+    }
+    // the window around line 4 came to show verifyStep0 alone
+    expect(labels).toContain('verifyStep0');
+  });
+
   it('cuts a file whole when none of its regions fits, and omits content unless asked', () => {
     const tiny = pack(3);
     expect(tiny.files).toEqual([]);
