@@ -1,4 +1,5 @@
 import type { ChatModel } from '../core/deps.js';
+import { UsageError } from '../core/errors.js';
 import { readEnv, type ProviderName } from '../core/options.js';
 import type { FallbackReason } from '../core/types.js';
 import { ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL } from './defaults.js';
@@ -31,15 +32,17 @@ const PLACEHOLDER_KEY = 'not-needed';
  * credentials is not an error: the run goes offline and records `no_api_key`.
  */
 export function chooseProvider({ provider, model, timeout, maxRetries, env }: ProviderSettings): ProviderChoice {
-  const anthropicKey = readEnv(env, 'ANTHROPIC_API_KEY');
-  const openaiKey = readEnv(env, 'OPENAI_API_KEY');
+  const anthropicKey = checkedKey(env, 'ANTHROPIC_API_KEY');
+  const openaiKey = checkedKey(env, 'OPENAI_API_KEY');
   const openaiBase = readEnv(env, 'OPENAI_BASE_URL');
   const anthropic = (): ChatModel =>
-    loadOnFirstCall('anthropic', model ?? ANTHROPIC_DEFAULT_MODEL, async () =>
+    loadOnFirstCall('anthropic', model ?? ANTHROPIC_DEFAULT_MODEL, [anthropicKey, ...urlSecrets(readEnv(env, 'ANTHROPIC_BASE_URL'))], async () =>
       (await import('./anthropic.js')).createAnthropicModel({ apiKey: anthropicKey!, baseURL: readEnv(env, 'ANTHROPIC_BASE_URL'), model, timeout, maxRetries }),
     );
   const openai = (): ChatModel =>
-    loadOnFirstCall('openai', model ?? OPENAI_DEFAULT_MODEL, async () => (await import('./openai.js')).createOpenAIModel({ apiKey: openaiKey ?? PLACEHOLDER_KEY, baseURL: openaiBase, model, timeout, maxRetries }));
+    loadOnFirstCall('openai', model ?? OPENAI_DEFAULT_MODEL, [openaiKey, ...urlSecrets(openaiBase)], async () =>
+      (await import('./openai.js')).createOpenAIModel({ apiKey: openaiKey ?? PLACEHOLDER_KEY, baseURL: openaiBase, model, timeout, maxRetries }),
+    );
   const described = (chat: ChatModel, why: string): ProviderChoice => ({ provider: chat.provider, model: chat, note: `provider: ${chat.provider} (${chat.model}${why})` });
 
   switch (provider) {
@@ -47,19 +50,67 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
       return { provider: 'offline', note: 'provider: offline' };
     case 'auto':
       if (anthropicKey) return described(anthropic(), ', ANTHROPIC_API_KEY is set');
-      if (openaiKey || openaiBase) return described(openai(), openaiBase ? `, at ${openaiBase}` : ', OPENAI_API_KEY is set');
+      if (openaiKey || openaiBase) return described(openai(), openaiBase ? `, at ${shownUrl(openaiBase)}` : ', OPENAI_API_KEY is set');
       return { provider: 'offline', note: 'provider: offline (no model configured)' };
     case 'anthropic':
       if (anthropicKey) return described(anthropic(), '');
       return noKey('anthropic', 'ANTHROPIC_API_KEY');
     case 'openai':
-      if (openaiKey || openaiBase) return described(openai(), openaiBase ? `, at ${openaiBase}` : '');
+      if (openaiKey || openaiBase) return described(openai(), openaiBase ? `, at ${shownUrl(openaiBase)}` : '');
       return noKey('openai', 'OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)');
   }
 }
 
+/**
+ * An API key from the environment: a line break, space or control character inside one is no
+ * key (a paste gone wrong), and the SDK's complaint about the header it cannot send quoted the
+ * key in its message, which a warning printed.
+ */
+function checkedKey(env: Record<string, string | undefined>, name: string): string | undefined {
+  const key = readEnv(env, name);
+  if (key !== undefined && /[\s\u0000-\u001f\u007f]/.test(key)) throw new UsageError('bad_option', `${name} holds a line break, space or control character: that is not an API key (check how it was set)`);
+  return key;
+}
+
+/** A base URL as a note shows it: no user or password (`http://user:pass@host`), no query or fragment (`?api-key=…`). */
+export function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const auth = parsed.username || parsed.password ? '***@' : '';
+    return `${parsed.protocol}//${auth}${parsed.host}${parsed.pathname}${parsed.search || parsed.hash ? '?…' : ''}`;
+  } catch {
+    // not a URL the SDK could use either: shown up to where credentials or a query could start
+    return url.replace(/[@?#].*$/s, '…');
+  }
+}
+
+/** What a base URL may carry that is secret: its password and its query's values (`?api-key=…`). */
+function urlSecrets(url: string | undefined): string[] {
+  if (!url) return [];
+  try {
+    const parsed = new URL(url);
+    return [parsed.password, decodeURIComponent(parsed.password), ...[...parsed.searchParams.values()]];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `message` with each of `secrets` (six characters or more) masked, as sent and URL-encoded: a
+ * server or an SDK may echo the key or the URL it was sent (a 404 quoting the request's path and
+ * query), and the message becomes a warning and `fallback.message`.
+ */
+function scrubSecrets(message: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = message;
+  for (const secret of secrets) {
+    if (!secret || secret.length < 6) continue;
+    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join('***');
+  }
+  return out;
+}
+
 /** The provider's SDK is imported on the first call (a few hundred milliseconds an offline run never pays). */
-function loadOnFirstCall(provider: string, model: string, create: () => Promise<ChatModel>): ChatModel {
+function loadOnFirstCall(provider: string, model: string, secrets: ReadonlyArray<string | undefined>, create: () => Promise<ChatModel>): ChatModel {
   let chat: Promise<ChatModel> | undefined;
   let loaded: ChatModel | undefined;
   return {
@@ -70,7 +121,12 @@ function loadOnFirstCall(provider: string, model: string, create: () => Promise<
       chat ??= create();
       chat.catch(() => (chat = undefined)); // an import that failed is tried again next call
       loaded = await chat;
-      return loaded.complete(request, signal);
+      try {
+        return await loaded.complete(request, signal);
+      } catch (error) {
+        if (error instanceof Error) error.message = scrubSecrets(error.message, secrets);
+        throw error;
+      }
     },
   };
 }

@@ -21,7 +21,7 @@ import { throwIfAborted } from '../core/errors.js';
 import { resultKey } from '../core/keys.js';
 import { isSettledAt } from '../core/settle.js';
 import type { Logger } from '../core/log.js';
-import type { ResolvedOptions } from '../core/options.js';
+import { readEnv, type ResolvedOptions } from '../core/options.js';
 import type { ProgressEvent, RetrieveResult } from '../core/types.js';
 import { statFiles } from '../retrieve/snapshot.js';
 
@@ -100,7 +100,7 @@ function keyInputs(run: MemoRun): { [key: string]: string | number | boolean | n
     if (NOT_DECIDING.has(name as keyof ResolvedOptions) || value === undefined) continue;
     options[name] = value as string | number | boolean | string[];
   }
-  return { task: run.task, provider: run.provider, fallback: run.fallback?.reason ?? null, rg: run.env.CTXLOOP_RG?.trim() ?? '', options: JSON.stringify(options) };
+  return { task: run.task, provider: run.provider, fallback: run.fallback?.reason ?? null, rg: readEnv(run.env, 'CTXLOOP_RG') ?? '', options: JSON.stringify(options) };
 }
 
 interface State {

@@ -170,6 +170,35 @@ describe('retrieve with a model', () => {
     expect(infos.filter((m) => m.includes('ANTHROPIC_API_KEY'))).toEqual([]);
   });
 
+  it('shows a base URL without its password or query, and masks the key a server echoes in an error, in notes, warnings and the result', async () => {
+    const key = 'sk-proj-Hunter2SecretKeyValue0123456789';
+    const infos: string[] = [];
+    const withPassword = stub.openaiURL.replace('http://', 'http://admin:hunter2secretpw@');
+    const echoed = await retrieve(TASK, { ...openai(), logger: { ...logger, info: (m) => void infos.push(m) }, env: { OPENAI_BASE_URL: `${stub.openaiURL}?api-key=hunter2query`, OPENAI_API_KEY: key } });
+    stub.script({ status: 422, body: { error: { message: `Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: null } } });
+    const rejected = await retrieve(TASK, { ...openai(), logger: { ...logger, info: (m) => void infos.push(m) }, env: { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: key } });
+    await expect(retrieve(TASK, { ...openai(), noEgress: true, env: { OPENAI_BASE_URL: withPassword } })).rejects.toThrow(/a model is configured \(openai \(gpt-[^,]+, at http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\)\)/);
+    const shown = JSON.stringify([infos, warnings, echoed, rejected]);
+    expect(infos.some((m) => m.includes('?…'))).toBe(true);
+    expect(warnings.some((w) => w.includes('Incorrect API key provided: ***'))).toBe(true);
+    for (const secret of ['hunter2secretpw', 'hunter2query', key]) expect(shown).not.toContain(secret);
+  });
+
+  it('refuses an API key holding a line break or a space, without quoting it (the SDK\'s header error did)', async () => {
+    for (const key of ['sk-proj-AbCdEfGhIjKl\nx', 'sk-proj AbCdEfGhIjKl']) {
+      const options: RetrieveOptions = { ...openai(), provider: 'openai', env: { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: key } };
+      const error = await retrieve(TASK, options).catch((e: unknown) => e as Error & { code?: string });
+      expect(error).toMatchObject({ code: 'bad_option', message: 'OPENAI_API_KEY holds a line break, space or control character: that is not an API key (check how it was set)' });
+    }
+    expect(stub.requests).toEqual([]);
+  });
+
+  it('reads a number or a boolean in the env option as its text, and refuses an object by name', async () => {
+    const result = await retrieve(TASK, { root: repo.root, cache: false, logger, env: { CTXLOOP_BUDGET: 300 as unknown as string } });
+    expect(result.tokens).toBeLessThanOrEqual(300);
+    await expect(retrieve(TASK, { root: repo.root, cache: false, logger, env: { CTXLOOP_BUDGET: {} as unknown as string } })).rejects.toMatchObject({ code: 'bad_option', message: 'env.CTXLOOP_BUDGET must be a string (got object)' });
+  });
+
   it('sends open gaps to retrieval subagents whose findings are judged', async () => {
     // The model says the signup route needs a MailTransport, a name no file defines: the free
     // search cannot close that gap, so a subagent takes it, greps, and reports the SMTP transport.
