@@ -93,9 +93,13 @@ const XML_SECRET = /(<([A-Za-z0-9_.:-]{0,60}(?:password|passwd|secret|token|apik
 /**
  * `password = "…"`, `apiKey: '…'`, `SECRET_TOKEN=…`, `token := "…"`: an assignment, the value
  * quoted or bare. Whether the key names a credential is decided in `secretKeyKind`, whether the
- * value is one in `maskAssignment`. The key is bounded so a long dotted run stays linear.
+ * value is one in `maskAssignment`. The key is bounded so a long dotted run stays linear, and so
+ * is the bare value: a match left as it is is scanned again from its value (`replaceAssignments`),
+ * so a line of `a:a:a:…` read to its end at every `a:` took minutes on a 1 MB file.
  */
-const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \t]*)(?:(["'`])([^"'`\n]{3,})\3|([^\s"'`,;)\]}]+))/g;
+const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \t]*)(?:(["'`])([^"'`\n]{3,})\3|([^\s"'`,;)\]}]{1,256}))/g;
+/** A bare value's characters (`ASSIGNMENT` reads at most 256; the rest of a longer one is measured with this). */
+const BARE_RUN = /[^\s"'`,;)\]}]*/y;
 
 /**
  * A typed declaration: `password: string = '…'` (TypeScript, Python), `val password: String = "…"`
@@ -191,9 +195,23 @@ function replaceAssignments(text: string, mask: (match: string, key: string, ope
   const pattern = new RegExp(ASSIGNMENT.source, 'g');
   let out = '';
   let done = 0;
+  // where the last bare run measured past the regex's bound ends: a later value starting inside it ends there too
+  let runEnd = -1;
   for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
-    const [match, key, operator] = m as unknown as [string, string, string];
-    const replaced = mask(match, key, operator, m[3], m[4], m[5]);
+    const [, key, operator] = m as unknown as [string, string, string];
+    let [match] = m;
+    let bare = m[5];
+    if (bare !== undefined && bare.length === 256) {
+      const start = m.index + match.length - bare.length;
+      if (start >= runEnd) {
+        BARE_RUN.lastIndex = start;
+        BARE_RUN.exec(text);
+        runEnd = BARE_RUN.lastIndex;
+      }
+      bare = text.slice(start, runEnd);
+      match = text.slice(m.index, runEnd);
+    }
+    const replaced = mask(match, key, operator, m[3], m[4], bare);
     if (replaced === match) {
       // rescan from the value: it may be the key of the next assignment
       pattern.lastIndex = m.index + key.length + operator.length;
@@ -201,6 +219,7 @@ function replaceAssignments(text: string, mask: (match: string, key: string, ope
     }
     out += text.slice(done, m.index) + replaced;
     done = m.index + match.length;
+    pattern.lastIndex = done;
   }
   return out + text.slice(done);
 }

@@ -135,6 +135,20 @@ describe('redactSecrets', () => {
     const line = 'a.'.repeat(300_000) + 'b://'.repeat(50_000) + 'x='.repeat(100_000);
     expect(redactSecrets(line)).toHaveLength(line.length);
   });
+
+  it('stays linear on a line of assignments whose values run to its end (`a:a:a:…` read to the end at every `a:` took minutes on a 1 MB file)', () => {
+    for (const unit of ['a:', 'a=', 'a:=']) {
+      const line = `const t = "${unit.repeat(400_000)}";`;
+      expect(redactSecrets(line, { path: 'src/a.ts' })).toBe(line);
+      expect(redactSecrets(line, { prose: true })).toBe(line);
+    }
+  });
+
+  it('masks a bare value longer than the assignment rule reads at once, whole', () => {
+    const value = 'Q9f'.repeat(400);
+    expect(redactSecrets(`API_KEY=${value}\nNEXT=1\n`, { path: '.env' })).toBe('API_KEY=[REDACTED]\nNEXT=1\n');
+    expect(redactSecrets(`password: ${value} trailing\n`, { path: 'config.yml' })).toBe('password: [REDACTED] trailing\n');
+  });
 });
 
 function listTs(dir: string): string[] {
