@@ -245,13 +245,23 @@ const globs = (use: string) =>
 /** The most globs an include or exclude list holds: each path is tested against each glob. */
 export const MAX_FILTER_GLOBS = 200;
 
+/**
+ * The most scope entries, and their characters together: each is an argument on rg's command
+ * line, and 60,000 of them failed every rg with `spawn E2BIG`, reported as a bug in ctxloop.
+ */
+export const MAX_SCOPE_ENTRIES = 1000;
+export const MAX_SCOPE_CHARS = 128 * 1024;
+
 /** The fields a config file, flags or the environment may set. */
 export const settingsSchema = z
   .object({
     maxCycles: z.number().int().min(1).max(3),
     threshold: z.number().min(0).max(1),
     budget: z.number().int().min(100).max(10_000_000),
-    scope: z.array(name),
+    scope: z
+      .array(name)
+      .max(MAX_SCOPE_ENTRIES)
+      .refine((entries) => entries.reduce((sum, entry) => sum + entry.length, 0) <= MAX_SCOPE_CHARS, `scope entries may hold ${MAX_SCOPE_CHARS / 1024} KB of paths together (name their common directories instead)`),
     include: globs('exclude what you would leave out'),
     exclude: globs('include what you would keep'),
     provider: z.enum(['auto', 'offline', 'anthropic', 'openai']),

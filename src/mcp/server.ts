@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { errorLine, isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
 import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
 import { silentLogger, type Logger } from '../core/log.js';
-import type { RetrieveOptions, SearchOptions } from '../core/options.js';
+import { MAX_SCOPE_ENTRIES, type RetrieveOptions, type SearchOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { contractOf, renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
@@ -53,7 +53,7 @@ const whereShape = {
 const retrieveShape = {
   task: z.string().min(1).describe('The task in natural language: an issue, a bug report with a stack trace, a feature request. Identifiers, paths and quoted messages help most.'),
   ...whereShape,
-  scope: z.array(z.string().min(1)).optional().describe('Search only under these root-relative directories or files (label:dir for one of several roots).'),
+  scope: z.array(z.string().min(1)).max(MAX_SCOPE_ENTRIES).optional().describe('Search only under these root-relative directories or files (label:dir for one of several roots).'),
   deep: z.boolean().optional().describe('Follow callers and callees of the top files (a deeper, slower search).'),
 };
 

@@ -254,6 +254,9 @@ describe('retrieve (real ripgrep, real files)', () => {
       [{ include: [' !*.md'] }, /^options: include\.0: a glob may not start with "!".*: exclude what you would leave out/],
       // each path is tested against each glob: 21,759 of them froze a run for minutes, deaf to Ctrl-C
       [{ exclude: Array.from({ length: 201 }, (_, i) => `q${i}/**`) }, /^options: exclude: /],
+      // each scope entry is an argument to rg: 60,000 of them failed every rg with `spawn E2BIG`, "a bug in ctxloop"
+      [{ scope: Array.from({ length: 1001 }, (_, i) => `src/f${i}.ts`) }, /^options: scope: /],
+      [{ scope: Array.from({ length: 100 }, (_, i) => `src/${String(i).padStart(1400, 'x')}.ts`) }, /^options: scope: scope entries may hold 128 KB of paths together/],
     ];
     for (const [options, message] of cases) {
       const error = await retrieve('requestTimeout', { root: repo.root, cache: false, ...options }).catch((e: unknown) => e);
