@@ -476,6 +476,36 @@ export interface LocateOptions extends SearchOptions {
  */
 export function checkCallerOptions(value: unknown, what = 'options'): void {
   if (value === undefined) return;
+  checkShape(value, what);
+}
+
+/**
+ * The caller's options checked (`checkCallerOptions`) and copied into a plain object of their
+ * values: inherited ones (`Object.create(defaults)`) and getters of a class included. Spread
+ * copies own enumerable fields only, while a field test (`options.root !== undefined`) sees
+ * inherited ones: an inherited `root` replaced the retriever's and was then dropped, so the run
+ * searched the working directory and wrote the default cache, not the one given.
+ */
+export function callerOptions<T extends object>(value: T | undefined, what = 'options'): T {
+  checkCallerOptions(value, what);
+  const out: Record<string, unknown> = {};
+  if (value === undefined) return out as T;
+  const seen = new Set<string>();
+  for (let o: object | null = value; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const key of Object.getOwnPropertyNames(o)) {
+      if (seen.has(key) || key === 'constructor') continue;
+      seen.add(key);
+      const field = Object.getOwnPropertyDescriptor(o, key);
+      // methods and hidden fields are not options; a getter is read, as a field would be
+      if (!field || (!field.enumerable && !field.get)) continue;
+      const read = (value as Record<string, unknown>)[key];
+      if (read !== undefined) out[key] = read;
+    }
+  }
+  return out as T;
+}
+
+function checkShape(value: unknown, what: string): void {
   const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
   const fail = (message: string): never => {
     throw new UsageError('bad_option', message);

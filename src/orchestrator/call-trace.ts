@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import { checkCallerOptions, DEFAULTS, type TraceOptions } from '../core/options.js';
+import { callerOptions, DEFAULTS, type TraceOptions } from '../core/options.js';
 import type { TraceResult } from '../core/types.js';
 import { createSymbolLookup } from '../callgraph/lookup.js';
 import { walkCalls } from '../callgraph/walk.js';
@@ -19,7 +19,7 @@ const MAX_DEFINITIONS = 20;
 export async function trace(symbol: string, options: TraceOptions = {}, deps: Partial<ToolDeps> = {}): Promise<TraceResult> {
   // a JavaScript caller may pass anything
   if (typeof symbol !== 'string') throw new UsageError('bad_option', `the symbol must be a string (got ${typeof symbol})`, { hint: 'pass --symbol NAME' });
-  checkCallerOptions(options);
+  options = callerOptions(options);
   const name = symbol.trim();
   if (name.length > 200) throw new UsageError('bad_option', `not a symbol name: ${name.length} characters`, { hint: 'pass --symbol NAME' });
   if (!/^[\p{L}_$][\p{L}\p{M}\p{N}_$]*$/u.test(name)) throw new UsageError('bad_option', name ? `not a symbol name: ${JSON.stringify(name.length > 80 ? `${name.slice(0, 79)}…` : name)} (a function, method or class name, e.g. parseConfig)` : 'no symbol given', { hint: 'pass --symbol NAME' });

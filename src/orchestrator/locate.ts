@@ -8,7 +8,7 @@ import { createFrameMapper } from '../core/frame-paths.js';
 import { framesNearestFirst, parseStackTrace } from '../core/frames.js';
 import { UsageError } from '../core/errors.js';
 import { messageLiteral } from '../core/literals.js';
-import { checkCallerOptions, DEFAULTS, type LocateOptions } from '../core/options.js';
+import { callerOptions, DEFAULTS, type LocateOptions } from '../core/options.js';
 import type { Candidate, LocatedFrame, LocateResult, ParsedTrace, Query } from '../core/types.js';
 import { scoreSuspects, type Place } from '../locate/score.js';
 import { prepareTool, type ToolDeps } from './tool-deps.js';
@@ -28,7 +28,7 @@ const MAX_MESSAGES = 6;
  */
 export async function locate(errorText: string, options: LocateOptions = {}, deps: Partial<ToolDeps> = {}): Promise<LocateResult> {
   if (typeof errorText !== 'string') throw new UsageError('no_task', `the error text must be a string (got ${typeof errorText})`);
-  checkCallerOptions(options);
+  options = callerOptions(options);
   const text = cleanInput(errorText).trim();
   if (!text) throw new UsageError('no_task', 'the error text is empty', { hint: 'pass --error FILE, or pipe the error text with --error -' });
   const historyDepth = options.historyDepth ?? DEFAULTS.historyDepth;

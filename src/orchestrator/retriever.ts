@@ -2,7 +2,7 @@ import { cleanInput } from '../core/text.js';
 import type { Cache, Deps } from '../core/deps.js';
 import { UsageError } from '../core/errors.js';
 import { guardCallback, guardLogger, silentLogger, type Logger } from '../core/log.js';
-import { checkCallerOptions, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
+import { callerOptions, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
 import type { RetrieveResult } from '../core/types.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
 import { chooseProvider, type ProviderChoice } from '../evaluate/evaluator.js';
@@ -30,7 +30,7 @@ export interface Retriever {
  * role definitions are shared (cache writes are queued, reads are from memory).
  */
 export function createRetriever(config: RetrieveOptions = {}, overrides: Partial<Deps> = {}): Retriever {
-  checkCallerOptions(config);
+  config = callerOptions(config);
   const caches = new Map<string, Promise<Cache>>();
   // by folders: one call's agents (a repository's config may name its own) are not another's,
   // and a folder that failed to load is read again by the next call that names it
@@ -115,7 +115,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       if (typeof pasted !== 'string') throw new UsageError('no_task', `the task must be a string (got ${pasted === null ? 'null' : typeof pasted})`);
       // a trace copied from a terminal comes with its colours: the task is its text
       const task = cleanInput(pasted);
-      checkCallerOptions(options);
+      options = callerOptions(options);
       // A signal of the run's own, following the caller's: a pipeline may share one signal among
       // many calls, and the listeners each run adds would make Node warn on the caller's signal.
       const asked = mergeOptions(config, options);

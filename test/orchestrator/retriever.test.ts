@@ -3,6 +3,9 @@
  * caches it keeps make a repeat free. Real ripgrep on a temp repository; the model is the real
  * OpenAI SDK against the stub server.
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import type { RetrieveResult } from '../../src/core/types.js';
@@ -55,6 +58,36 @@ describe('createRetriever', () => {
     expect(here.files[0]!.path).toBe('src/cart/total.ts');
     expect(there.files[0]!.path).toBe('lib/total.py');
     expect(there.tokens).toBeLessThanOrEqual(500);
+  });
+
+  it('reads options a caller inherits or defines as getters, as a field would be read: the run searched the working directory and wrote the default cache', async () => {
+    const repo = shopRepo();
+    const cacheDir = mkdtempSync(join(tmpdir(), 'ctxloop-inherited-'));
+    try {
+      const inherited = Object.create({ root: repo.root, cache: cacheDir, provider: 'offline', budget: 400 }) as RetrieveOptions;
+      class Settings {
+        get root(): string {
+          return repo.root;
+        }
+        get threshold(): number {
+          return 0.99;
+        }
+        describe(): string {
+          return 'not an option';
+        }
+      }
+      const viaProto = await retrieve('cartTotal ignores the quantity', inherited);
+      expect(viaProto.root).toBe(repo.root);
+      expect(viaProto.files[0]?.path).toBe('src/cart/total.ts');
+      expect(viaProto.tokens).toBeLessThanOrEqual(400);
+      expect(readdirSync(cacheDir).some((name) => name.endsWith('.json'))).toBe(true);
+      const retriever = createRetriever({ root: '/nonexistent-ctxloop-root', cache: false });
+      const viaGetters = await retriever.retrieve('cartTotal ignores the quantity', new Settings() as unknown as RetrieveOptions);
+      expect(viaGetters.root).toBe(repo.root);
+      expect(viaGetters.files.every((f) => f.score >= 0.99)).toBe(true);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it('reads one config file and says so when the other is there too, broken or not', async () => {
