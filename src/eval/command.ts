@@ -1,5 +1,5 @@
-import { appendFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { appendFile, open, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import envPaths from 'env-paths';
 import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
@@ -49,6 +49,7 @@ async function runCommand(options: EvalCommandOptions, io: EvalIo): Promise<void
   await refuseOverlap(options.repos, workDir, options.dataset, out);
   await makeWorkDirectory(workDir, '--work');
   if ((await stat(out).catch(() => undefined))?.isDirectory()) throw new UsageError('bad_option', `--out ${out} is a directory: give a file to write the records to`);
+  await refuseOtherContent(out);
   await writing(out, async () => {
     await makeDirectory(dirname(out));
     await writeFile(out, '');
@@ -86,6 +87,43 @@ async function refuseOverlap(repos: string, workDir: string, dataset: string, ou
     throw new UsageError('bad_option', `--work ${workDir} overlaps --repos ${repos}: the work dir's clones are reset and deleted, so give a directory apart from the mirrors`);
   }
   if (tasks === records) throw new UsageError('bad_option', `--out ${out} is the dataset: give another file for the records`);
+  if (isInsideRoot(mirrors!, records!)) throw new UsageError('bad_option', `--out ${out} is inside --repos ${repos}: give a file apart from the mirrors`);
+  // the work dir's repository folders are deleted and cleaned: records belong at its top or in its runs/
+  const inWork = isInsideRoot(work!, records!) ? relative(work!, records!) : undefined;
+  if (inWork !== undefined && inWork.includes(sep) && !isInsideRoot(join(work!, 'runs'), records!)) {
+    throw new UsageError('bad_option', `--out ${out} is inside a folder of --work ${workDir}, which checkouts clean: give a file at its top, in its runs/, or elsewhere`);
+  }
+}
+
+/**
+ * An existing records file is written over (a run repeated with the same `--out`); any other file
+ * is not: a file of the user's, or the dataset through a hard link, was emptied and refilled.
+ */
+async function refuseOtherContent(out: string): Promise<void> {
+  let head = '';
+  try {
+    const file = await open(out, 'r');
+    try {
+      if (!(await file.stat()).isFile()) return;
+      const buffer = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
+      head = buffer.toString('utf8', 0, bytesRead);
+    } finally {
+      await file.close();
+    }
+  } catch {
+    return; // missing or unreadable: writing it says what is wrong
+  }
+  if (head.trim() === '') return;
+  const first = head.split('\n', 1)[0]!;
+  let record: unknown;
+  try {
+    record = JSON.parse(first);
+  } catch {
+    record = undefined;
+  }
+  const isRecord = typeof record === 'object' && record !== null && typeof (record as { method?: unknown }).method === 'string' && typeof (record as { id?: unknown }).id === 'string' && ('ranking' in record || 'error' in record);
+  if (!isRecord) throw new UsageError('bad_option', `--out ${out} holds something other than eval records: it is not written over (remove it or give another file)`);
 }
 
 /** What `--only` may take to test every task id: a regular expression that backtracks without end (`(.*)*x`) would hang the command. */

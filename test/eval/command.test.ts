@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evalCommand } from '../../src/eval/command.js';
@@ -101,6 +101,35 @@ describe('evalCommand guards what it does not own', () => {
     expect(overwrite.stderr).toMatch(/^ctxloop: --out .*d\.jsonl is the dataset: give another file for the records\n$/);
     expect(readFileSync(dataset, 'utf8')).toBe(text);
     expect(readdirSync(fixture.reposDir).sort()).toEqual(mirror);
+  });
+
+  it('writes records over earlier records only: not over a file of the user\'s, the dataset through a hard link, the mirrors or a checkout folder', async () => {
+    fixture = makeMirror();
+    const dataset = join(dirname(fixture.reposDir), 'd.jsonl');
+    const text = JSON.stringify({ id: 't', repo: 'acme/widget', base_commit: fixture.base, task: 'x', gold_files: ['a'] }) + '\n';
+    writeFileSync(dataset, text);
+    const precious = join(dirname(fixture.reposDir), 'notes.jsonl');
+    writeFileSync(precious, 'precious\n');
+    const link = join(dirname(fixture.reposDir), 'link.jsonl');
+    linkSync(dataset, link);
+    const base = ['--dataset', dataset, '--repos', fixture.reposDir, '--method', 'bm25', '--work', fixture.workDir];
+    for (const [out, said] of [
+      [precious, 'holds something other than eval records: it is not written over (remove it or give another file)'],
+      [link, 'holds something other than eval records'],
+      [join(fixture.reposDir, 'HEAD.jsonl'), 'is inside --repos'],
+      [join(fixture.workDir, 'acme+widget', 'records.jsonl'), 'is inside a folder of --work'],
+    ] as const) {
+      const result = await run([...base, '--out', out]);
+      expect(result, out).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toContain(said);
+    }
+    expect(readFileSync(precious, 'utf8')).toBe('precious\n');
+    expect(readFileSync(dataset, 'utf8')).toBe(text);
+    // the records of an earlier run are written over, at the work dir's top or anywhere else
+    const records = join(fixture.workDir, 'records.jsonl');
+    expect((await run([...base, '--out', records])).code).toBe(0);
+    expect((await run([...base, '--out', records])).code).toBe(0);
+    expect(readFileSync(records, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 });
 
