@@ -32,6 +32,8 @@ const PLACEHOLDER_KEY = 'not-needed';
  * credentials is not an error: the run goes offline and records `no_api_key`.
  */
 export function chooseProvider({ provider, model, timeout, maxRetries, env }: ProviderSettings): ProviderChoice {
+  // an offline run reads no key: a broken one in the environment is not its concern
+  if (provider === 'offline') return { provider: 'offline', note: 'provider: offline' };
   const anthropicKey = checkedKey(env, 'ANTHROPIC_API_KEY');
   const openaiKey = checkedKey(env, 'OPENAI_API_KEY');
   const openaiBase = readEnv(env, 'OPENAI_BASE_URL');
@@ -46,8 +48,6 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
   const described = (chat: ChatModel, why: string): ProviderChoice => ({ provider: chat.provider, model: chat, note: `provider: ${chat.provider} (${chat.model}${why})` });
 
   switch (provider) {
-    case 'offline':
-      return { provider: 'offline', note: 'provider: offline' };
     case 'auto':
       if (anthropicKey) return described(anthropic(), ', ANTHROPIC_API_KEY is set');
       if (openaiKey || openaiBase) return described(openai(), openaiBase ? `, at ${shownUrl(openaiBase)}` : ', OPENAI_API_KEY is set');
@@ -89,7 +89,13 @@ function urlSecrets(url: string | undefined): string[] {
   if (!url) return [];
   try {
     const parsed = new URL(url);
-    return [parsed.password, decodeURIComponent(parsed.password), ...[...parsed.searchParams.values()]];
+    let password = parsed.password;
+    try {
+      password = decodeURIComponent(password);
+    } catch {
+      // a malformed escape: kept as written
+    }
+    return [parsed.password, password, ...parsed.searchParams.values()];
   } catch {
     return [];
   }

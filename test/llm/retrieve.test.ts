@@ -191,6 +191,9 @@ describe('retrieve with a model', () => {
       expect(error).toMatchObject({ code: 'bad_option', message: 'OPENAI_API_KEY holds a line break, space or control character: that is not an API key (check how it was set)' });
     }
     expect(stub.requests).toEqual([]);
+    // an offline run reads no key
+    const offline = await retrieve(TASK, { ...openai(), provider: 'offline', env: { OPENAI_API_KEY: 'sk-proj-AbCd\nx' } });
+    expect(offline.provider).toBe('offline');
   });
 
   it('reads a number or a boolean in the env option as its text, and refuses an object by name', async () => {
