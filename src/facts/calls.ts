@@ -14,7 +14,8 @@ const NOT_CALLS = new Set(
   ).split(' '),
 );
 
-const CALL = /([A-Za-z_$][\w$]*)[ \t]*\(/g;
+/** Anchored at a word start: from inside a long word each position scanned to its end (a 200 kB identifier took 22 s). */
+const CALL = /(?<![\w$])([A-Za-z_$][\w$]*)[ \t]*\(/g;
 
 /**
  * Names called in the file: identifiers directly followed by `(` (so `obj.name(` gives `name`),
