@@ -1,9 +1,10 @@
-import { appendFile, open, stat, writeFile } from 'node:fs/promises';
+import { appendFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import envPaths from 'env-paths';
 import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
 import { makeDirectory } from '../core/make-directory.js';
+import { withRegularFile } from '../core/regular-file.js';
 import { CtxloopError, isAbortError, isCtxloopError, isUsageError, toError, UsageError } from '../core/errors.js';
 import { writeOutput, type OutputStream } from '../cli/write.js';
 import { EVAL_USAGE, parseEvalArgs, type EvalCommandOptions } from './args.js';
@@ -102,17 +103,14 @@ async function refuseOverlap(repos: string, workDir: string, dataset: string, ou
 async function refuseOtherContent(out: string): Promise<void> {
   let head = '';
   try {
-    const file = await open(out, 'r');
-    try {
-      if (!(await file.stat()).isFile()) return;
+    // a FIFO or a device in its place is not opened to be read (a plain open waits on a FIFO)
+    head = await withRegularFile(out, async (file) => {
       const buffer = Buffer.alloc(64 * 1024);
       const { bytesRead } = await file.read(buffer, 0, buffer.length, 0);
-      head = buffer.toString('utf8', 0, bytesRead);
-    } finally {
-      await file.close();
-    }
+      return buffer.toString('utf8', 0, bytesRead);
+    });
   } catch {
-    return; // missing or unreadable: writing it says what is wrong
+    return; // missing, unreadable or not a regular file: writing it says what is wrong
   }
   if (head.trim() === '') return;
   const first = head.split('\n', 1)[0]!;
