@@ -476,7 +476,24 @@ export interface LocateOptions extends SearchOptions {
  */
 export function checkCallerOptions(value: unknown, what = 'options'): void {
   if (value === undefined) return;
-  checkShape(value, what);
+  const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+  const fail = (message: string): never => {
+    throw new UsageError('bad_option', message);
+  };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${what} must be an object (got ${kind(value)})`);
+  const o = value as Record<string, unknown>;
+  if (o.root !== undefined && (typeof o.root !== 'string' || o.root.trim() === '')) fail(`root must be a directory path (got ${kind(o.root)})`);
+  if (o.roots !== undefined) {
+    const roots = o.roots;
+    const bad = !Array.isArray(roots) || roots.some((r: unknown) => typeof r !== 'object' || r === null || typeof (r as { path?: unknown }).path !== 'string' || !['undefined', 'string'].includes(typeof (r as { label?: unknown }).label));
+    if (bad) fail('roots must be an array of { path: string, label?: string }');
+  }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) fail(`signal must be an AbortSignal (got ${kind(o.signal)})`);
+  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail(`onProgress must be a function (got ${kind(o.onProgress)})`);
+  for (const field of ['logger', 'env'] as const) {
+    const v = o[field];
+    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) fail(`${field} must be an object (got ${kind(v)})`);
+  }
 }
 
 /**
@@ -503,25 +520,4 @@ export function callerOptions<T extends object>(value: T | undefined, what = 'op
     }
   }
   return out as T;
-}
-
-function checkShape(value: unknown, what: string): void {
-  const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
-  const fail = (message: string): never => {
-    throw new UsageError('bad_option', message);
-  };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${what} must be an object (got ${kind(value)})`);
-  const o = value as Record<string, unknown>;
-  if (o.root !== undefined && (typeof o.root !== 'string' || o.root.trim() === '')) fail(`root must be a directory path (got ${kind(o.root)})`);
-  if (o.roots !== undefined) {
-    const roots = o.roots;
-    const bad = !Array.isArray(roots) || roots.some((r: unknown) => typeof r !== 'object' || r === null || typeof (r as { path?: unknown }).path !== 'string' || !['undefined', 'string'].includes(typeof (r as { label?: unknown }).label));
-    if (bad) fail('roots must be an array of { path: string, label?: string }');
-  }
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) fail(`signal must be an AbortSignal (got ${kind(o.signal)})`);
-  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail(`onProgress must be a function (got ${kind(o.onProgress)})`);
-  for (const field of ['logger', 'env'] as const) {
-    const v = o[field];
-    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) fail(`${field} must be an object (got ${kind(v)})`);
-  }
 }

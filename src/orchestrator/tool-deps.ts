@@ -24,7 +24,7 @@ export interface PreparedTool {
 
 /**
  * Resolves the search options as `retrieve()` does (root, config file, environment) and builds
- * the real dependencies. `input` is checked by the tool first (`checkCallerOptions`).
+ * the real dependencies. `input` is checked and copied by the tool first (`callerOptions`).
  */
 export async function prepareTool(input: SearchOptions, overrides: Partial<ToolDeps>): Promise<PreparedTool> {
   const env = input.env ?? process.env;
