@@ -36,10 +36,11 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
   if (provider === 'offline') return { provider: 'offline', note: 'provider: offline' };
   const anthropicKey = checkedKey(env, 'ANTHROPIC_API_KEY');
   const openaiKey = checkedKey(env, 'OPENAI_API_KEY');
+  const anthropicBase = readEnv(env, 'ANTHROPIC_BASE_URL');
   const openaiBase = readEnv(env, 'OPENAI_BASE_URL');
   const anthropic = (): ChatModel =>
-    loadOnFirstCall('anthropic', model ?? ANTHROPIC_DEFAULT_MODEL, [anthropicKey, ...urlSecrets(readEnv(env, 'ANTHROPIC_BASE_URL'))], async () =>
-      (await import('./anthropic.js')).createAnthropicModel({ apiKey: anthropicKey!, baseURL: readEnv(env, 'ANTHROPIC_BASE_URL'), model, timeout, maxRetries }),
+    loadOnFirstCall('anthropic', model ?? ANTHROPIC_DEFAULT_MODEL, [anthropicKey, ...urlSecrets(anthropicBase)], async () =>
+      (await import('./anthropic.js')).createAnthropicModel({ apiKey: anthropicKey!, baseURL: anthropicBase, model, timeout, maxRetries }),
     );
   const openai = (): ChatModel =>
     loadOnFirstCall('openai', model ?? OPENAI_DEFAULT_MODEL, [openaiKey, ...urlSecrets(openaiBase)], async () =>
