@@ -17,20 +17,26 @@ export type ExtractedFacts = Omit<FileFacts, 'path' | 'hash'>;
 export interface TreeInput {
   grammar: Grammar;
   spec: TreeSpec;
+  /** Time the parse may take (ms); by default it grows with the text (`parseTimeLimit`). */
+  limitMs?: number;
+  /** Called when the parse ran out of time and patterns read the file instead. */
+  onLate?: () => void;
 }
 
 /**
  * Structure of one file from its text: definitions with exact 1-based inclusive lines (and
  * qualified names), import specifiers as written, called names. With a grammar, from the syntax
- * tree; without one, or when the parse fails, pattern-based (comments and strings masked first).
+ * tree; without one, or when the parse fails or runs out of time, pattern-based (comments and
+ * strings masked first).
  * Never throws: on input it cannot read, it returns less.
  */
 export function extractFacts(path: string, text: string, tree?: TreeInput): ExtractedFacts {
   const language = languageOf(path);
   const raw = normalizeNewlines(text);
   const lines = countLines(raw);
-  const parsed = tree && raw.length > 0 ? parseFacts(tree.grammar, tree.spec, raw, lines) : undefined;
-  if (!parsed) return readWithPatterns(language, raw, lines);
+  const parsed = tree && raw.length > 0 ? parseFacts(tree.grammar, tree.spec, raw, lines, tree.limitMs) : undefined;
+  if (parsed === 'late') tree?.onLate?.();
+  if (!parsed || parsed === 'late') return readWithPatterns(language, raw, lines);
   const facts: ExtractedFacts = { language, lines, parser: 'tree-sitter', defs: parsed.defs.map((def) => clampDef(def, lines)), imports: parsed.imports, calls: parsed.calls };
   if (parsed.errors.length > 0) patchErrors(facts, parsed.errors, readWithPatterns(language, raw, lines));
   facts.defs.sort(byPosition);

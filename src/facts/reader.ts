@@ -32,6 +32,16 @@ export interface FactsReaderOptions {
    * @default true
    */
   treeSitter?: boolean;
+  /**
+   * Time one parse may take (ms) before patterns read the file instead; by default it grows
+   * with the file (`parseTimeLimit`). For tests.
+   */
+  parseTimeLimit?: number;
+  /**
+   * Time (ms) spent on parses that ran out of time before the reader stops parsing. For tests.
+   * @default 3000
+   */
+  parseBudget?: number;
 }
 
 /** Longer texts (bundles, generated tables) are read with patterns: a parse would cost more than it tells. */
@@ -59,8 +69,12 @@ function decode(bytes: Buffer): string {
  * whose modification time and size match the stamp taken when it was last hashed is not even
  * read: its facts come from the cache under the hash the stamp names.
  */
-export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4, treeSitter = true }: FactsReaderOptions): FactsReader {
+export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 1_000_000, concurrency = 4, treeSitter = true, parseTimeLimit, parseBudget = 3_000 }: FactsReaderOptions): FactsReader {
   const limit = pLimit(concurrency);
+  // Time spent on parses that ran out of time. Past `parseBudget`, the reader stops parsing: a
+  // repository of hundreds of files a grammar reads in exponential time costs seconds, not
+  // minutes. The files after it are read with patterns and not cached, so a later reader parses them.
+  let lateMs = 0;
 
   const realRootOf = async (root: string): Promise<string | undefined> => {
     try {
@@ -79,12 +93,22 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   };
 
   // Grammars load lazily, the first time a file of their language is read, and stay loaded.
-  // A grammar that should have loaded and did not leaves `missing` set: those facts are not cached.
+  // A grammar that should have loaded and did not, or a spent parse budget, leaves `missing`
+  // set: those facts are not cached.
   const treeFor = async (path: string, text: string): Promise<{ tree?: TreeInput; missing?: boolean }> => {
     const choice = treeSitter && text.length <= MAX_PARSE_CHARS ? (await import('./tree-sitter/grammars.js')).grammarFor(path, text) : undefined;
     if (!choice) return {};
+    if (lateMs >= parseBudget) return { missing: true };
     const grammar = await (await import('./tree-sitter/runtime.js')).loadGrammar(choice.grammar, (message) => logger.warn(message));
-    return grammar ? { tree: { grammar, spec: choice.spec } } : { missing: true };
+    if (!grammar) return { missing: true };
+    const started = performance.now();
+    const onLate = (): void => {
+      logger.debug(`facts: ${path} took too long to parse; read with patterns`);
+      const before = lateMs;
+      lateMs += performance.now() - started;
+      if (before < parseBudget && lateMs >= parseBudget) logger.warn(`tree-sitter ran out of time on files like ${path}; the rest of this run's files are read with patterns`);
+    };
+    return { tree: { grammar, spec: choice.spec, onLate, ...(parseTimeLimit === undefined ? {} : { limitMs: parseTimeLimit }) } };
   };
 
   // Pattern-only facts are another extractor's output: another key.

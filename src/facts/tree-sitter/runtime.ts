@@ -8,13 +8,18 @@ const require = createRequire(import.meta.url);
 
 export type { Node, QueryMatch };
 
-/** A loaded grammar: parses text and runs its queries. Parse is synchronous once loaded. */
+/**
+ * A loaded grammar: parses text and runs its queries. Parse is synchronous once loaded, so both
+ * take a deadline (a `performance.now()` time): a text the grammar reads in exponential time
+ * (an unclosed comment repeated thousands of times, a run of backticks) is given up on at the
+ * deadline instead of holding the process for minutes.
+ */
 export interface Grammar {
   readonly name: string;
-  /** Root node of the text's tree, handed to `use` and freed after; undefined when parsing was refused. */
-  parse<T>(text: string, use: (root: Node) => T): T | undefined;
-  /** A query compiled once per grammar and source. Throws on a query that does not fit the grammar. */
-  query(source: string): Query;
+  /** Root node of the text's tree, handed to `use` and freed after; undefined when parsing was refused or ran past `deadline`. */
+  parse<T>(text: string, use: (root: Node) => T, deadline?: number): T | undefined;
+  /** Matches of the query `source` (compiled once per grammar and source) under `root`; undefined when it ran past `deadline`. Throws on a query that does not fit the grammar. */
+  matches(source: string, root: Node, deadline?: number): QueryMatch[] | undefined;
 }
 
 let ready: Promise<void> | undefined;
@@ -52,8 +57,16 @@ async function createGrammar(name: string): Promise<Grammar> {
   const queries = new Map<string, Query>();
   return {
     name,
-    parse(text, use) {
-      const tree = parser.parse(text);
+    parse(text, use, deadline = Infinity) {
+      // Typed as returning void, but a true return cancels the parse (web-tree-sitter 0.26).
+      const late = (): boolean => performance.now() > deadline;
+      let tree;
+      try {
+        tree = parser.parse(text, null, { progressCallback: late });
+      } finally {
+        // A cancelled parse leaves its state in the parser, and the next parse would resume it.
+        if (!tree) parser.reset();
+      }
       if (!tree) return undefined;
       try {
         return use(tree.rootNode);
@@ -61,13 +74,16 @@ async function createGrammar(name: string): Promise<Grammar> {
         tree.delete();
       }
     },
-    query(source) {
+    matches(source, root, deadline = Infinity) {
       let query = queries.get(source);
       if (!query) {
         query = new Query(language, source);
         queries.set(source, query);
       }
-      return query;
+      // A cancelled query returns the matches found so far: only the flag tells them apart.
+      let late = false;
+      const found = query.matches(root, { progressCallback: () => (late = performance.now() > deadline) });
+      return late ? undefined : found;
     },
   };
 }
