@@ -129,11 +129,24 @@ const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s
  * or a `|` / `>` block): the value's first line is masked.
  */
 const YAML_KEY_LINE = /^([ \t]*)([A-Za-z_][\w.-]{0,80})[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?$/;
+/** A Dockerfile's older `ENV KEY value` (no `=`): the value is the rest of the line. */
+const DOCKER_ENV_SPACED = /^([ \t]*ENV[ \t]+)([A-Za-z_][\w.-]{0,80})([ \t]+)([^\s=](?:[^\n]*\S)?)([ \t]*\r?)$/gm;
+/**
+ * A PostgreSQL password file's line, `host:port:database:user:password` (`.pgpass` and its copies
+ * in READMEs, scripts, Dockerfiles); the host has a letter, a dot or is `*`, so `12:30:45:67:89` is not one.
+ */
+const PGPASS_LINE = /^(?=[^:\s]*[A-Za-z.*\[])((?:[^\s:\\]|\\.){1,256}:(?:\d{1,5}|\*):(?:[^\s:\\]|\\.){1,256}:(?:[^\s:\\]|\\.){1,256}:)((?:[^\s:\\]|\\.){1,256})(\r?)$/gm;
 
-/** Whether `key` names a credential for this value: a strong key always, a weak one (`token`, `pwd`) when the value looks random. */
+/** Whether `key` names a credential for this value: a strong key always, a weak one (`token`, `pwd`, `auth`) when the value looks random or is a base64 `user:password`. */
 function keyHoldsSecret(key: string, value: string): boolean {
   const kind = secretKeyKind(key);
-  return kind === 'strong' || (kind === 'weak' && isRandomValue(value));
+  return kind === 'strong' || (kind === 'weak' && (isRandomValue(value) || isBasicCredentials(value)));
+}
+
+/** `user:password` in base64, as HTTP Basic, npm's `_auth` and Docker's `auth` keep it. */
+function isBasicCredentials(value: string): boolean {
+  if (!/^[A-Za-z0-9+/]{8,}={0,2}$/.test(value) || value.length % 4 !== 0) return false;
+  return /^[\x21-\x7e]{1,256}:[\x20-\x7e]{1,256}$/.test(Buffer.from(value, 'base64').toString('latin1'));
 }
 
 /** A quoted value under a secret-named key that is a value, not a reference. */
@@ -155,6 +168,10 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(USER_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
   out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
   if (/:[ \t]*(?:[|>][-+]?[ \t]*)?\r?\n/.test(out)) out = maskNextLineValues(out);
+  out = out.replace(DOCKER_ENV_SPACED, (match, head: string, key: string, space: string, value: string, tail: string) =>
+    isSecretValue(key, value) && !/^["'`]?(?:\$|\{\{)/.test(value) ? `${head}${key}${space}${REDACTED}${tail}` : match,
+  );
+  out = out.replace(PGPASS_LINE, (match, head: string, password: string, tail: string) => (password === '*' || isReference(password) ? match : `${head}${REDACTED}${tail}`));
   out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
   out = out.replace(TYPED_ASSIGNMENT, (match, key: string, head: string, quote: string, value: string) =>
     isSecretValue(key, value) ? `${key}${head}${quote}${REDACTED}${quote}` : match,

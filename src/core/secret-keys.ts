@@ -7,9 +7,10 @@
 const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'secret', 'apikey', 'credential', 'privatekey', 'accesskey', 'accountkey', 'sharedaccesskey']);
 /**
  * Words that name a credential only sometimes (a lexer's `token = "def"`, `pwd` the directory,
- * `pass` a step): the value must also look random — long enough, with a digit.
+ * `pass` a step, `auth` a module or a mode): the value must also look random — long enough, with
+ * a digit — or be a `user:password` pair in base64 (npm's `_auth=`, Docker's `"auth":`).
  */
-const WEAK_SECRET_WORDS = new Set(['token', 'pwd', 'sas', 'pass']);
+const WEAK_SECRET_WORDS = new Set(['token', 'pwd', 'sas', 'pass', 'auth']);
 /** A word ending in one of these names a password in a name run together: `PGPASSWORD`, `DBPASSWORD`, `HTPASSWD`. */
 const SECRET_ENDINGS = /(?:password|passwd)$/;
 /** Word pairs that do: `api_key`, `clientSecret`, `SIGNING_KEY`, … */

@@ -31,7 +31,7 @@ const GENERATED = /(?:\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.map|\.bundle\.js)$/;
 const SECRET_NAMES = new Set([
   '.env', '.envrc', '.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', '.htpasswd',
   '.boto', '.s3cfg', '.dockercfg', '.vault-token', '.terraformrc', 'terraform.rc', 'kubeconfig',
-  'application_default_credentials.json', 'terraform.tfvars', 'terraform.tfvars.json', 'pgpass.conf',
+  'application_default_credentials.json', 'terraform.tfvars', 'terraform.tfvars.json', 'pgpass', 'pgpass.conf',
 ]);
 /**
  * A copy of a file kept aside (`.npmrc.bak`, `.netrc~`, `.pgpass.orig`, an editor's `.env.swp`,

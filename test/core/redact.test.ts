@@ -166,6 +166,14 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['requirepass Zq8wXc7vBn6mLk5jRD', `requirepass ${REDACTED}`, 'redis.conf'],
     ['machine github.com login bob password Zq8wXc7vBn6mLk5jNN', `machine github.com login bob password ${REDACTED}`, 'netrc'],
     ['db:\n  password:\n    Zq8wXc7vBn6mLk5jY1\n  secret: |\n    Zq8wXc7vBn6mLk5jY3\n  host: db', `db:\n  password:\n    ${REDACTED}\n  secret: |\n    ${REDACTED}\n  host: db`, 'app.yml'],
+    // npm's `_auth` and Docker's `auth`: `user:password` in base64, with or without a digit
+    ['//registry.example.com/:_auth=ZGVwbG95OlMzY3JldFB1Ymxpc2hQYXNz', `//registry.example.com/:_auth=${REDACTED}`, '.npmrc.example'],
+    ['//r.example/:_auth=dXNlcjpwYXNz', `//r.example/:_auth=${REDACTED}`, 'docs/npm.md'],
+    ['{ "auths": { "r.example": { "auth": "ZGVwbG95OlMzY3JldERvY2tlclBhc3M=" } } }', `{ "auths": { "r.example": { "auth": "${REDACTED}" } } }`, 'deploy/docker-config.json'],
+    // a Dockerfile's `ENV KEY value`, and pgpass lines wherever they are pasted
+    ['FROM postgres:16\nENV POSTGRES_PASSWORD S3cretDockerPass9\n', `FROM postgres:16\nENV POSTGRES_PASSWORD ${REDACTED}\n`, 'deploy/Dockerfile'],
+    ['ENV MYSQL_ROOT_PASSWORD two words  \r\n', `ENV MYSQL_ROOT_PASSWORD ${REDACTED}  \r\n`, 'Dockerfile'],
+    ['db.example.com:5432:app:deploy:S3cretPgpassLine7\n*:*:*:*:hunter2\nlocalhost:5432:*:postgres:pa\\:ss', `db.example.com:5432:app:deploy:${REDACTED}\n*:*:*:*:${REDACTED}\nlocalhost:5432:*:postgres:${REDACTED}`, 'README.md'],
   ])('%s', (text, masked, path) => {
     expect(redactSecrets(text, { path })).toBe(masked);
   });
@@ -177,6 +185,9 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['bypass = compass_heading_2024', 'nav.py'],
     ['mkdir -p build/out && ssh -p 2222 host', 'ci.sh'],
     ['the password is wrong', 'README.md'],
+    ['const auth = require("./auth");\nlet auth = "basic";\nconfig.auth = authMode2;\nalways-auth=true', 'src/app.js'],
+    ['ENV PATH /usr/local/bin\nENV DB_PASSWORD_FILE /run/secrets/db\nENV POSTGRES_PASSWORD ${PG_PASSWORD}', 'Dockerfile'],
+    ['00:11:22:33:44:55\n12:30:45:67:89\n*:*:*:*:${PGPASS}', 'notes.txt'],
   ])('keeps what is not one: %s', (text, path) => {
     expect(redactSecrets(text, { path })).toBe(text);
   });

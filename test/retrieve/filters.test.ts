@@ -69,6 +69,7 @@ describe('skipReason', () => {
     ['deploy/id_rsa.old', 'secret'],
     ['certs/server.key.1', 'secret'],
     ['config/pgpass.conf', 'secret'],
+    ['deploy/pgpass', 'secret'],
     ['img/logo.PNG', 'binary'],
     ['fonts/a.woff2', 'binary'],
     ['bin/app.exe', 'binary'],
