@@ -39,7 +39,7 @@ export async function listFilesByGlob(scope: SearchScope): Promise<GlobList> {
   const entries = await resolveScopeEntries(root, scope.scope);
   const rules = await loadIgnoreRules(root, entries);
   const excluded = createPathMatcher(scope.exclude, { matchParents: true });
-  const included = scope.include.length > 0 ? createPathMatcher(scope.include) : () => true;
+  const included = scope.include.length > 0 ? createPathMatcher(scope.include, { matchParents: true }) : () => true;
   const walked = await fg(entries.dirs.map(walkPattern), {
     ...WALK,
     cwd: root,
@@ -88,7 +88,7 @@ function walkPattern(dir: string): string {
 
 /** A directory matching an exclude glob is not entered (same reading as `createPathMatcher`). */
 function excludePruneGlobs(glob: string): string[] {
-  const g = normalizeGlob(glob);
+  const g = normalizeGlob(glob).replace(/\/$/, '');
   if (!g || g.startsWith('!')) return [];
   return g.includes('/') ? [`${g}/**`] : [`**/${g}/**`];
 }

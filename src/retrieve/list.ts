@@ -46,7 +46,7 @@ export async function listSearchableFiles(scope: SearchScope, context: ListConte
   const entries = await resolveScopeEntries(root, scope.scope);
   const inScope = createScopeTest(entries);
   const excluded = createPathMatcher(scope.exclude, { matchParents: true });
-  const included = scope.include.length > 0 ? createPathMatcher(scope.include) : () => true;
+  const included = scope.include.length > 0 ? createPathMatcher(scope.include, { matchParents: true }) : () => true;
   const skipped: Record<string, number> = {};
   const files: string[] = [];
   // rg reads the .gitignore files it lists by: where one stopped it, the fallback listing (regular ignore files only) lists

@@ -1,6 +1,7 @@
 /**
  * Glob matching of root-relative paths (picomatch). Globs follow the gitignore habit ripgrep
- * also uses: a glob without a slash (`*.ts`, `legacy`) matches a name at any depth.
+ * also uses: a glob without a slash (`*.ts`, `legacy`) matches a name at any depth, and a glob
+ * ending in a slash (`verify.ts/`, `build/`) matches directories only.
  */
 import picomatch from 'picomatch';
 
@@ -9,37 +10,58 @@ export type PathMatcher = (path: string) => boolean;
 export interface MatcherOptions {
   /** Case-insensitive (query patterns are hints from prose). */
   nocase?: boolean;
-  /** Also true when a parent directory matches, so `src/legacy` excludes what is inside it. */
+  /**
+   * Also true when a parent directory matches, so `src/legacy` takes in what is inside it: an
+   * exclude leaves it out, an include keeps it. Without it, a directory-only glob matches nothing.
+   */
   matchParents?: boolean;
 }
 
 /** A predicate true when the path matches any glob; false for an empty list. */
 export function createPathMatcher(globs: readonly string[], options: MatcherOptions = {}): PathMatcher {
   const cleaned = globs.map(normalizeGlob).filter((g) => g !== '' && g !== '/');
-  if (cleaned.length === 0) return () => false;
-  // picomatch's `basename` option applies to every glob once set (4.x matches `src/lib/**`
-  // against the base name only, so it never matches): the two kinds get one matcher each.
-  // A leading `/` anchors a glob at the root, as in .gitignore and rg (`/build` is not
-  // `src/build`); picomatch, given root-relative paths, needs it without the slash.
-  const nocase = options.nocase ?? false;
-  const named = cleaned.filter((g) => !g.includes('/')).map(asPicomatch);
-  const pathed = cleaned.filter((g) => g.includes('/')).map((g) => asPicomatch(g.replace(/^\/+/, '')));
-  const byName = named.length > 0 ? picomatch(named, { dot: true, basename: true, nocase }) : () => false;
-  const byPath = pathed.length > 0 ? picomatch(pathed, { dot: true, nocase }) : () => false;
-  const isMatch = (path: string): boolean => byName(path) || byPath(path);
-  if (!options.matchParents) return (path) => isMatch(path);
+  const isFile = matcherOf(cleaned.filter((g) => !g.endsWith('/')), options.nocase ?? false);
+  if (!options.matchParents) return isFile;
+  const isDir = matcherOf(cleaned.map((g) => g.replace(/\/$/, '')), options.nocase ?? false);
   return (path) => {
-    if (isMatch(path)) return true;
+    if (isFile(path)) return true;
     for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
-      if (isMatch(path.slice(0, slash))) return true;
+      if (isDir(path.slice(0, slash))) return true;
     }
     return false;
   };
 }
 
-/** `./src/` → `src`: the forms people type for a directory glob. */
+function matcherOf(globs: readonly string[], nocase: boolean): PathMatcher {
+  // picomatch's `basename` option applies to every glob once set (4.x matches `src/lib/**`
+  // against the base name only, so it never matches): the two kinds get one matcher each.
+  // A leading `/` anchors a glob at the root, as in .gitignore and rg (`/build` is not
+  // `src/build`); picomatch, given root-relative paths, needs it without the slash.
+  const named = globs.filter((g) => g !== '' && !g.includes('/')).map(asPicomatch);
+  const pathed = globs.filter((g) => g.includes('/')).map((g) => asPicomatch(g.replace(/^\/+/, '')));
+  const byName = named.length > 0 ? picomatch(named, { dot: true, basename: true, nocase }) : () => false;
+  const byPath = pathed.length > 0 ? picomatch(pathed, { dot: true, nocase }) : () => false;
+  return (path) => byName(path) || byPath(path);
+}
+
+/**
+ * `./src//` → `src/`: the forms people type for a glob. A trailing slash (one) is kept: it says
+ * the glob matches directories only.
+ */
 export function normalizeGlob(glob: string): string {
-  return glob.trim().replace(/^\.\/+/, '').replace(/\/+$/, '');
+  return glob.trim().replace(/^\.\/+/, '').replace(/\/+$/, '/');
+}
+
+/**
+ * The include glob `glob` (normalized) as rg globs: rg matches an include against files only,
+ * where here a directory it matches takes in its files, so the directory's contents are added
+ * (`src` is also given as `src` at any depth followed by `/**`; `lib/src/` only as `lib/src/**`).
+ */
+export function includeForRg(glob: string): string[] {
+  const dirOnly = glob.endsWith('/');
+  const body = dirOnly ? glob.slice(0, -1) : glob;
+  const inside = body.includes('/') ? `${body}/**` : `**/${body}/**`;
+  return dirOnly ? [inside] : [body, inside];
 }
 
 /**

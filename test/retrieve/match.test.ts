@@ -15,6 +15,18 @@ describe('createPathMatcher reads globs as rg and .gitignore do', () => {
     expect(createPathMatcher(['build'], { matchParents: true })('src/build/out.js')).toBe(true);
   });
 
+  it('matches a glob ending in a slash against directories only, and an include against a directory\'s files', () => {
+    const dirs = createPathMatcher(['verify.ts/'], { matchParents: true });
+    expect(dirs('verify.ts/in.ts')).toBe(true);
+    expect(dirs('lib/verify.ts')).toBe(false);
+    expect(createPathMatcher(['verify.ts/'])('verify.ts')).toBe(false);
+    const anyDir = createPathMatcher(['**/'], { matchParents: true });
+    expect(anyDir('top.ts')).toBe(false);
+    expect(anyDir('src/a.ts')).toBe(true);
+    expect(createPathMatcher(['src'], { matchParents: true })('lib/src/a.ts')).toBe(true);
+    expect(createPathMatcher(['/src/'], { matchParents: true })('lib/src/a.ts')).toBe(false);
+  });
+
   it('reads [!…] as a negated class (picomatch took it as the characters ! and s)', () => {
     const notS = createPathMatcher(['[!s]*.ts']);
     expect(notS('verify.ts')).toBe(true);

@@ -266,6 +266,22 @@ describe('search', () => {
     expect(await run({}, ['src/legacy', 'lib/d.ts'])).toEqual(['src/a.ts', 'src/b.js']);
     expect(await run({ include: ['src/**/*.ts'] })).toEqual(['src/a.ts', 'src/legacy/c.ts']);
     expect(await run({}, ['src/legacy/**', 'lib/*'])).toEqual(['src/a.ts', 'src/b.js']);
+    // a directory an include names takes in its files: rg, given `src` alone, matched no file and found no content
+    expect(await run({ include: ['src'] })).toEqual(['src/a.ts', 'src/b.js', 'src/legacy/c.ts']);
+    expect(await run({ include: ['legacy/'] })).toEqual(['src/legacy/c.ts']);
+    expect(await run({ include: ['/src/legacy'] })).toEqual(['src/legacy/c.ts']);
+  });
+
+  it('reads a glob ending in a slash as directories only, in the listing and in the content scan', async () => {
+    const r = repo({ 'verify.ts/in.ts': 'pivot\n', 'lib/verify.ts': 'pivot\n', 'top.ts': 'pivot\n' });
+    const searcher = createSearcher();
+    const run = async (extra: Partial<SearchRequest>): Promise<string[]> => paths((await searcher.search(request(r.root, { keywords: ['pivot'] }, extra))).candidates);
+    // the slash was dropped: `verify.ts/` left out the file lib/verify.ts, and `**/` every file
+    expect(await run({ exclude: ['verify.ts/'] })).toEqual(['lib/verify.ts', 'top.ts']);
+    expect(await run({ exclude: ['**/'] })).toEqual(['top.ts']);
+    expect(await run({ exclude: ['verify.ts'] })).toEqual(['top.ts']);
+    expect(await run({ include: ['verify.ts/'] })).toEqual(['verify.ts/in.ts']);
+    expect(await searcher.listFiles({ root: r.root, scope: [], include: [], exclude: ['./verify.ts//'], maxFileSize: 1_000_000, concurrency: 4 })).toEqual(['lib/verify.ts', 'top.ts']);
   });
 
   it('finds files by path globs with slashes as well as by names', async () => {
