@@ -127,6 +127,15 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortError();
 }
 
+/**
+ * A path or argument as an error line shows it: quoted (JSON) when it holds a control character
+ * or starts or ends with white space, which the line would otherwise lose or hide (a root ending
+ * in a line break was reported "not found" under its trimmed name, which exists).
+ */
+export function shownArgument(text: string): string {
+  return /[\x00-\x1f\x7f]|^\s|\s$/.test(text) ? JSON.stringify(text) : text;
+}
+
 /** The longest error line shown: a 100 kB root echoed whole is no message anyone reads. */
 const MAX_ERROR_LINE = 500;
 

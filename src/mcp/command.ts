@@ -3,7 +3,7 @@ import { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { CtxloopError, UsageError } from '../core/errors.js';
+import { CtxloopError, shownArgument, UsageError } from '../core/errors.js';
 import type { RetrieveOptions } from '../core/options.js';
 import { reportFailure } from '../cli/fail.js';
 import { readVersion } from '../cli/help.js';
@@ -201,7 +201,7 @@ async function checkRoots(config: RetrieveOptions): Promise<string[]> {
   const roots = labelRoots(config) ?? [{ path: config.root ?? '.' }];
   for (const root of roots) {
     const info = await stat(root.path).catch(() => undefined);
-    if (!info?.isDirectory()) throw new UsageError('root_not_found', `root not found: ${root.path}`, { hint: 'pass an existing directory with --root' });
+    if (!info?.isDirectory()) throw new UsageError('root_not_found', `root not found: ${shownArgument(root.path)}`, { hint: 'pass an existing directory with --root' });
   }
   return roots.map((root) => root.path);
 }

@@ -1,3 +1,4 @@
+import { UsageError } from '../core/errors.js';
 import type { RetrieveOptions, SearchOptions } from '../core/options.js';
 import type { LocateResult, RetrieveResult } from '../core/types.js';
 import { locate } from '../orchestrator/locate.js';
@@ -15,6 +16,8 @@ export type LocatedContext = RetrieveResult & { suspects?: LocateResult };
  * globs), as the loop does.
  */
 export async function locateBug(retriever: Retriever, errorText: string, options: RetrieveOptions = {}, settings: SearchOptions = {}): Promise<LocatedContext> {
+  // A blank error would reach the loop as a blank task, and be reported as one.
+  if (!errorText.trim()) throw new UsageError('no_task', 'the error text is empty');
   // The loop first: it resolves the root (the call's, else the server's) and checks it.
   const result = await retriever.retrieve(errorText, options);
   if (result.roots !== undefined && result.roots.length > 1) return result;

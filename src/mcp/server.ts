@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { errorLine, isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
+import { errorLine, isAbortError, isCtxloopError, toError, UsageError, type ErrorCode } from '../core/errors.js';
 import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { MAX_SCOPE_ENTRIES, type RetrieveOptions, type SearchOptions } from '../core/options.js';
@@ -45,7 +45,7 @@ const whereShape = {
     .min(1)
     .optional()
     .describe('Several repositories for one task, instead of root; result paths then read label:path (label defaults to the directory name).'),
-  budget: z.number().int().min(100).max(10_000_000).optional().describe('Token budget of the context pack (default 8000).'),
+  budget: z.number().min(100, { abort: true }).max(10_000_000, { abort: true }).int().optional().describe('Token budget of the context pack (default 8000).'),
   format: z.enum(FORMATS).optional().describe('md: a context pack to read (default); json: the result contract; paths: one path a line.'),
   content: z.boolean().optional().describe('Include the code of each packed region (default true).'),
 };
@@ -148,9 +148,21 @@ function renderFor(located: LocatedContext, format: Format): string {
   return paths || '(no file reached the threshold; ask for format md or json to see the candidates)\n';
 }
 
+/**
+ * What to do, in a tool's terms, where the error's own hint names the command line (`pass
+ * --task "…"`, `--root`): the calling model passes arguments, not flags.
+ */
+const TOOL_HINTS: Partial<Record<ErrorCode, string>> = {
+  no_task: 'pass it as a non-empty string',
+  root_not_found: "pass root (or roots) naming an existing directory, absolute or relative to the server's directory",
+};
+
 /** One line for the calling model: what failed and what to do, never a stack trace. */
 export function describeFailure(error: unknown): string {
-  if (isCtxloopError(error)) return `ctxloop (${error.code}): ${errorLine(error.message)}${error.hint ? `; ${error.hint}` : ''}`;
+  if (isCtxloopError(error)) {
+    const hint = error.hint?.includes('--') ? (TOOL_HINTS[error.code] ?? error.hint) : error.hint;
+    return `ctxloop (${error.code}): ${errorLine(error.message)}${hint ? `; ${hint}` : ''}`;
+  }
   if (isAbortError(error)) return 'ctxloop (aborted): the call was cancelled';
   return `ctxloop (internal): ${errorLine(toError(error).message)} (this is a bug in ctxloop)`;
 }

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, lstat, realpath, stat, statfs } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { shownArgument, UsageError } from '../core/errors.js';
 import { leavesRoot, realpathOfDeepest } from '../core/inside.js';
 import type { Logger } from '../core/log.js';
 import { readInsideRoot } from '../facts/read-file.js';
@@ -32,17 +32,18 @@ export async function resolveRunOptions(
 
 async function resolveRoot(input: string): Promise<string> {
   const absolute = resolve(input);
+  const shown = shownArgument(absolute);
   const info = await stat(absolute).catch(() => undefined);
-  if (!info) throw new UsageError('root_not_found', `root not found: ${absolute}`, { hint: 'pass an existing directory with --root' });
-  if (!info.isDirectory()) throw new UsageError('root_not_found', `root is not a directory: ${absolute}`, { hint: 'pass a directory with --root' });
+  if (!info) throw new UsageError('root_not_found', `root not found: ${shown}`, { hint: 'pass an existing directory with --root' });
+  if (!info.isDirectory()) throw new UsageError('root_not_found', `root is not a directory: ${shown}`, { hint: 'pass a directory with --root' });
   // a root this user cannot list or enter: rg would fail to start in it, and the message would blame rg
   const readable = await access(absolute, constants.R_OK | constants.X_OK).then(
     () => true,
     () => false,
   );
-  if (!readable) throw new UsageError('root_not_found', `root cannot be read: ${absolute} (permission denied)`, { hint: 'pass a directory you can read with --root' });
+  if (!readable) throw new UsageError('root_not_found', `root cannot be read: ${shown} (permission denied)`, { hint: 'pass a directory you can read with --root' });
   const pseudo = await pseudoFilesystem(absolute);
-  if (pseudo) throw new UsageError('root_not_found', `root is not a repository: ${absolute} is on the ${pseudo} pseudo-filesystem`, { hint: 'pass a directory of source files with --root' });
+  if (pseudo) throw new UsageError('root_not_found', `root is not a repository: ${shown} is on the ${pseudo} pseudo-filesystem`, { hint: 'pass a directory of source files with --root' });
   return realpath(absolute);
 }
 

@@ -101,10 +101,21 @@ describe.runIf(existsSync(BIN))('ctxloop mcp over stdio', () => {
   it('fails as a tool error with one clear line: a missing root, a missing task', async () => {
     const missing = await client.callTool({ name: 'retrieve_context', arguments: { task: 'x', root: '/nonexistent/dir' } });
     expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toBe('ctxloop (root_not_found): root not found: /nonexistent/dir; pass an existing directory with --root');
+    // in the tool's terms: the calling model passes arguments, not flags
+    expect(textOf(missing)).toBe("ctxloop (root_not_found): root not found: /nonexistent/dir; pass root (or roots) naming an existing directory, absolute or relative to the server's directory");
     const invalid = await client.callTool({ name: 'retrieve_context', arguments: { root: repo.root } });
     expect(invalid.isError).toBe(true);
     expect(textOf(invalid)).toMatch(/task/);
+    // a root with a line break at its end was "not found" under the trimmed name, which exists
+    const newline = await client.callTool({ name: 'retrieve_context', arguments: { task: 'x', root: `${repo.root}\n` } });
+    expect(textOf(newline)).toMatch(/^ctxloop \(root_not_found\): root not found: "[^"]+\\n"; pass root/);
+    const blank = await client.callTool({ name: 'retrieve_context', arguments: { task: '   ', root: repo.root } });
+    expect(textOf(blank)).toBe('ctxloop (no_task): the task is empty; pass it as a non-empty string');
+    const blankError = await client.callTool({ name: 'locate_bug', arguments: { error: ' \n ', root: repo.root } });
+    expect(textOf(blankError)).toBe('ctxloop (no_task): the error text is empty');
+    // one issue, one line: the integer check's own bound (2^53) is not said beside the budget's
+    const huge = await client.callTool({ name: 'retrieve_context', arguments: { task: 'x', budget: 1e300 } });
+    expect(textOf(huge)).toMatch(/^MCP error -32602: .*Too big: expected number to be <=10000000 at budget$/);
     // The server is still there after both.
     const again = await client.callTool({ name: 'retrieve_context', arguments: { task: 'computeInvoiceTotal', format: 'paths' } });
     expect(textOf(again).split('\n')[0]).toBe('src/billing/invoice.ts');
