@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { z } from 'zod';
 import { UsageError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
@@ -53,12 +53,23 @@ function goldPath(path: string): string {
     .join('/');
 }
 
-/** Reads a JSONL dataset; a missing file or a bad line is a `UsageError` naming `file:line`. */
+/** A dataset past this is not one (SWE-bench's 2,294 tasks with their problem statements are 10 MB): `/dev/zero` was read to 619 MB before failing. */
+const MAX_DATASET_BYTES = 64 * 1024 * 1024;
+
+/** Reads a JSONL dataset; a missing or oversized file or a bad line is a `UsageError` naming `file:line`. */
 export async function readDataset(file: string): Promise<EvalTask[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of createReadStream(file)) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > MAX_DATASET_BYTES) throw new UsageError('bad_option', `dataset ${file} holds more than ${MAX_DATASET_BYTES / 1024 / 1024} MB`, { hint: 'split it into smaller files' });
+      chunks.push(chunk as Buffer);
+    }
+    text = Buffer.concat(chunks).toString('utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw new UsageError('bad_option', `cannot read dataset ${file}: ${reason}`, { cause: error });
   }

@@ -82,4 +82,8 @@ describe('readDataset', () => {
     expect(await readDataset(join(dir, 'd.jsonl'))).toHaveLength(1);
     await expect(readDataset(join(dir, 'none.jsonl'))).rejects.toThrow(/cannot read dataset .*none\.jsonl: no such file/);
   });
+
+  it.runIf(process.platform === 'linux')('stops reading an endless file at 64 MB (/dev/zero was read to 619 MB, then failed as a bad line)', async () => {
+    await expect(readDataset('/dev/zero')).rejects.toThrow(/^dataset \/dev\/zero holds more than 64 MB$/);
+  });
 });
