@@ -238,8 +238,13 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     if (stderr.length < 8192) stderr += chunk;
   });
   let drained = false;
+  let printed = false;
   try {
-    await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, onLine, read).catch((error: unknown) => {
+    const counted = (line: string): void => {
+      printed = true;
+      onLine(line);
+    };
+    await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, counted, read).catch((error: unknown) => {
       if (!timedOut && !orphaned && !outgrew && !stuck) throw error;
     });
     drained = true;
@@ -267,6 +272,9 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   if (stuck) throw new SearchError('search_failed', `${STUCK} in ${run.root} (a .gitignore that is one?) and was stopped`);
   if (outgrew) throw new SearchError('search_failed', `${OUTGREW} ${Math.round((run.maxMemory ?? MAX_RG_MEMORY) / 1e6)} MB of memory in ${run.root} and was stopped (an ignore file that never ends, such as a link to /dev/zero?)`);
   const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  // Every search here prints what it found and exits 0 only when it found something (1 when not):
+  // a program exiting 0 in silence is not ripgrep (`CTXLOOP_RG=/bin/true` gave 0 files, unsaid).
+  if (code === 0 && !printed && !orphaned) throw new SearchError('search_failed', `${run.rgPath} exited 0 without printing anything, which ripgrep does not do here: is it ripgrep?`);
   if (code === 0 || code === 1) {
     if (lines.length > 0) run.onNotes?.(lines);
     return;

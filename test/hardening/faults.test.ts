@@ -59,6 +59,8 @@ describe.runIf(existsSync(BIN))('ripgrep failing', () => {
     ['prints what is not its JSON', 'echo "Segmentation fault (core dumped)"', /content search failed \(ripgrep printed something other than its match output/],
     ['hangs past the search timeout', 'exec sleep 30', /content search failed \(ripgrep timed out after 700 ms/],
     ['prints without end and never a separator', 'exec yes /etc/passwd', /content search failed \(ripgrep printed something other than its match output/],
+    // as `CTXLOOP_RG=/bin/true`: 0 files, and not a word
+    ['exits 0 in silence', 'exit 0', /content search failed \(.* exited 0 without printing anything, which ripgrep does not do here: is it ripgrep\?\)/],
   ])('when it %s: the result rests on file names, with one warning, exit 0', async (_label, script, warning) => {
     const r = await run(['retrieve', '--root', repo.root, '--task', TASK, '--json', '--no-cache'], { CTXLOOP_RG: fakeRg(script) });
     expect(r.code).toBe(0);
