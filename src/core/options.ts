@@ -249,6 +249,9 @@ export const MAX_FILTER_GLOBS = 200;
  * The most scope entries, and their characters together: each is an argument on rg's command
  * line, and 60,000 of them failed every rg with `spawn E2BIG`, reported as a bug in ctxloop.
  */
+/** The largest `maxFileSize`: what one file may cost in memory stays within a few hundred MB. */
+export const MAX_FILE_SIZE_BOUND = 16 * 1024 * 1024;
+
 export const MAX_SCOPE_ENTRIES = 1000;
 export const MAX_SCOPE_CHARS = 128 * 1024;
 
@@ -277,8 +280,9 @@ export const settingsSchema = z
     withContent: z.boolean(),
     maxCandidates: z.number().int().min(10).max(5000),
     concurrency: z.number().int().min(1).max(64),
-    // a file is read whole into one string, which V8 caps at 512 MB
-    maxFileSize: z.number().int().min(1024).max(256 * 1024 * 1024),
+    // A file is read whole into one string, and read again for its facts and its regions: a 32 MB
+    // file took 880 MB of memory, one of 252 MB (the bound was 256 MB) 3.95 GB.
+    maxFileSize: z.number().int().min(1024).max(MAX_FILE_SIZE_BOUND),
     deep: z.boolean(),
     deepDepth: z.number().int().min(1).max(5),
     noEgress: z.boolean(),

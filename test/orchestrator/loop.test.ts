@@ -257,12 +257,14 @@ describe('retrieve (real ripgrep, real files)', () => {
       // each scope entry is an argument to rg: 60,000 of them failed every rg with `spawn E2BIG`, "a bug in ctxloop"
       [{ scope: Array.from({ length: 1001 }, (_, i) => `src/f${i}.ts`) }, /^options: scope: /],
       [{ scope: Array.from({ length: 100 }, (_, i) => `src/${String(i).padStart(1400, 'x')}.ts`) }, /^options: scope: scope entries may hold 128 KB of paths together/],
+      // a 252 MB file under the old bound (256 MB) took 3.95 GB of memory
+      [{ maxFileSize: 16 * 1024 * 1024 + 1 }, /^options: maxFileSize: /],
     ];
     for (const [options, message] of cases) {
       const error = await retrieve('requestTimeout', { root: repo.root, cache: false, ...options }).catch((e: unknown) => e);
       expect(error, JSON.stringify(options)).toMatchObject({ name: 'UsageError', code: 'bad_option', message: expect.stringMatching(message) });
     }
-    const within = await retrieve('requestTimeout', { root: repo.root, cache: false, exclude: Array.from({ length: 200 }, (_, i) => `q${i}/**`), maxFileSize: 256 * 1024 * 1024 });
+    const within = await retrieve('requestTimeout', { root: repo.root, cache: false, exclude: Array.from({ length: 200 }, (_, i) => `q${i}/**`), maxFileSize: 16 * 1024 * 1024 });
     expect(within.files.length + within.candidates.length).toBeGreaterThan(0);
   });
 
