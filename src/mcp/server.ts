@@ -12,6 +12,7 @@ import { contractOf, renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
 import { quotedPath } from '../cli/render/paths.js';
 import type { Retriever } from '../orchestrator/retriever.js';
+import { MAX_ROOTS } from '../orchestrator/roots.js';
 import { renderLocateText } from '../cli/render/locate.js';
 import { locateBug, type LocatedContext } from './locate.js';
 import { createProgressNotifier, type ProgressNotification } from './progress.js';
@@ -43,6 +44,7 @@ const whereShape = {
   roots: z
     .array(z.object({ path: z.string().min(1), label: z.string().min(1).optional() }))
     .min(1)
+    .max(MAX_ROOTS)
     .optional()
     .describe('Several repositories for one task, instead of root; result paths then read label:path (label defaults to the directory name).'),
   budget: z.number().min(100, { abort: true }).max(10_000_000, { abort: true }).int().optional().describe('Token budget of the context pack (default 8000).'),
