@@ -52,8 +52,9 @@ describe('tree-sitter against a deadline', () => {
     const grammar = await typescript();
     const text = functions('f', 200);
     const query = TYPESCRIPT.defs;
-    expect(grammar.parse(text, (root) => grammar.matches(query, root, PAST()))).toBeUndefined();
+    // compiled here: compiling is not the file's time, and moves the deadline by what it took
     expect(grammar.parse(text, (root) => grammar.matches(query, root)?.length)).toBeGreaterThanOrEqual(200);
+    expect(grammar.parse(text, (root) => grammar.matches(query, root, PAST()))).toBeUndefined();
   });
 
   it('reads a file whose parse runs out of time with patterns, and keeps those facts', async () => {

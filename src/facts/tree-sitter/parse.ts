@@ -20,12 +20,13 @@ const MAX_CALLS = 500;
 const MAX_ERROR_SHARE = 0.2;
 
 /**
- * Time a parse and its query may take together: 200 ms and 2.5 ms per 1,000 characters, over
- * five times what the slowest grammar here needs on real code (2 characters a microsecond on a
- * 570 kB generated table), so only a text the grammar reads in exponential time reaches it.
+ * Time a parse and its query may take together: 1 s and 2.5 ms per 1,000 characters, ten times
+ * and more what the slowest grammar here needs on real code (2 characters a microsecond on a
+ * 570 kB generated table) and room for a first parse's warm-up on a loaded machine, so only a
+ * text the grammar reads in exponential time reaches it. Compiling the query is not counted.
  */
 export function parseTimeLimit(chars: number): number {
-  return 200 + chars / 400;
+  return 1000 + chars / 400;
 }
 
 /**
