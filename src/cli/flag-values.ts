@@ -2,6 +2,7 @@ import type { parseArgs, ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { settingsSchema } from '../core/options.js';
 import { parseDecimal } from '../core/numbers.js';
+import { suggestName } from '../core/suggest.js';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 type ArgToken = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
@@ -82,29 +83,6 @@ export function toFlagError(error: unknown, known: readonly string[], positional
     return badFlag(`${flag} needs a value ${SEE_HELP}`);
   }
   return badFlag(`${message.split('\n')[0] ?? message} ${SEE_HELP}`);
-}
-
-/** The closest known name within two edits, for `unknown flag --treshold, did you mean --threshold?`. */
-export function suggestName(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = editDistance(name, candidate);
-    if (distance <= 2 && distance < name.length && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 /** A whole-number flag within bounds, for flags that are not settings (`--depth`, `--history-depth`). */

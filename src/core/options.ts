@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { UsageError } from './errors.js';
 import { leavesRoot } from './inside.js';
 import { parseDecimal } from './numbers.js';
+import { suggestName } from './suggest.js';
 import type { Logger } from './log.js';
 import type { ProgressEvent } from './types.js';
 
@@ -473,6 +474,17 @@ export interface LocateOptions extends SearchOptions {
 }
 
 /**
+ * Every option any of `retrieve()`, `createRetriever()`, `trace()` and `locate()` reads: a name
+ * outside them all is a mistake. One list for all, so the options of one call can be handed to
+ * another (`locate(text, retrieveOptions)`), each reading what it knows.
+ */
+let optionKeys: Set<string> | undefined;
+function knownOptionKeys(): Set<string> {
+  optionKeys ??= new Set([...Object.keys(settingsSchema.shape), 'root', 'roots', 'onProgress', 'signal', 'logger', 'env', 'direction', 'depth', 'historyDepth', 'limit']);
+  return optionKeys;
+}
+
+/**
  * What a JavaScript caller passed as options, checked where the types cannot: an object (or
  * nothing), and the fields the settings schema does not read (`root`, `roots`, `signal`,
  * `onProgress`, `logger`, `env`) of the kind they must be. A wrong one is a usage error, not a
@@ -509,6 +521,7 @@ export function checkCallerOptions(value: unknown, what = 'options'): void {
  */
 export function callerOptions<T extends object>(value: T | undefined, what = 'options'): T {
   checkCallerOptions(value, what);
+  const known = knownOptionKeys();
   const out: Record<string, unknown> = {};
   if (value === undefined) return out as T;
   const seen = new Set<string>();
@@ -520,7 +533,13 @@ export function callerOptions<T extends object>(value: T | undefined, what = 'op
       // methods and hidden fields are not options; a getter is read, as a field would be
       if (!field || (!field.enumerable && !field.get)) continue;
       const read = (value as Record<string, unknown>)[key];
-      if (read !== undefined) out[key] = read;
+      if (read === undefined) continue;
+      // a mistyped name (`budjet`) was dropped, and the run went on with the default
+      if (!known.has(key)) {
+        const guess = suggestName(key, [...known]);
+        throw new UsageError('bad_option', `${what}: unknown option ${JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)}${guess ? `, did you mean ${guess}?` : ''}`);
+      }
+      out[key] = read;
     }
   }
   return out as T;

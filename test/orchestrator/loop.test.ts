@@ -229,6 +229,10 @@ describe('retrieve (real ripgrep, real files)', () => {
       [{ root: repo.root, signal: { aborted: false } }, /^signal must be an AbortSignal \(got object\)$/],
       [{ root: repo.root, onProgress: 'log' }, /^onProgress must be a function/],
       [{ root: repo.root, logger: 1 }, /^logger must be an object/],
+      // a mistyped name was dropped, and the run went on with the default
+      [{ root: repo.root, budjet: 400 }, /^options: unknown option "budjet", did you mean budget\?$/],
+      [{ root: repo.root, withContents: true }, /^options: unknown option "withContents", did you mean withContent\?$/],
+      [{ root: repo.root, colour: 'red' }, /^options: unknown option "colour"$/],
     ];
     for (const [options, message] of cases) {
       const error = await retrieve('requestTimeout', options as RetrieveOptions).catch((e: unknown) => e);
@@ -238,6 +242,11 @@ describe('retrieve (real ripgrep, real files)', () => {
     const { locate } = await import('../../src/orchestrator/locate.js');
     await expect(trace('requestTimeout', null as unknown as object)).rejects.toMatchObject({ name: 'UsageError', message: 'options must be an object (got null)' });
     await expect(locate('Error: x', { root: 5 } as unknown as object)).rejects.toMatchObject({ name: 'UsageError', message: 'root must be a directory path (got number)' });
+    await expect(trace('requestTimeout', { root: repo.root, dept: 2 } as unknown as object)).rejects.toMatchObject({ name: 'UsageError', message: 'options: unknown option "dept", did you mean depth?' });
+    await expect(locate('Error: x', { root: repo.root, histroyDepth: 5 } as unknown as object)).rejects.toMatchObject({ name: 'UsageError', message: 'options: unknown option "histroyDepth", did you mean historyDepth?' });
+    // one call's options handed to another: each reads what it knows
+    const shared: RetrieveOptions & { depth: number } = { root: repo.root, cache: false, budget: 400, depth: 2 };
+    await expect(locate('Error: x', shared)).resolves.toMatchObject({ candidates: expect.any(Array) });
   });
 
   it('refuses settings no file name, system call or string can hold, and globs that invert a filter, naming the field', async () => {

@@ -5,7 +5,8 @@ import { UsageError } from '../../core/errors.js';
 import { resolveRunOptions } from '../../orchestrator/config.js';
 import { wantsHelp } from '../args.js';
 import { reportFailure } from '../fail.js';
-import { parseTextFlag, SEE_HELP, suggestName, rejectRepeatedFlags, toFlagError } from '../flag-values.js';
+import { parseTextFlag, SEE_HELP, rejectRepeatedFlags, toFlagError } from '../flag-values.js';
+import { suggestName } from '../../core/suggest.js';
 import { useColor, type Io } from '../io.js';
 import { writeOutput } from '../write.js';
 
