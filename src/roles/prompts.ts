@@ -65,7 +65,25 @@ export function renderPrompt(template: PromptTemplate, vars: Record<string, stri
   if (unknown.length > 0) throw badPrompt(template.file, `unknown variable ${unknown.join(', ')} (declared: ${template.variables.join(', ') || 'none'})`);
   const missing = template.variables.filter((name) => typeof vars[name] !== 'string');
   if (missing.length > 0) throw badPrompt(template.file, `missing variable ${missing.join(', ')}`);
-  return template.body.replace(PLACEHOLDER, (_, name: string) => vars[name] ?? '');
+  const sections = sectionTags(template.body);
+  return template.body.replace(PLACEHOLDER, (_, name: string) => escapeSections(vars[name] ?? '', sections));
+}
+
+/** A section's own line in a body: `<task>`, `</candidates>`. */
+const SECTION_LINE = /^<\/?([a-z_]+)>$/gm;
+
+function sectionTags(body: string): Set<string> {
+  return new Set([...body.matchAll(SECTION_LINE)].map((m) => m[1]!));
+}
+
+/**
+ * A value (a task, a repository's code) that holds a section's tag (`</candidates>` in a file)
+ * would close that section early, and what follows it would read as the prompt's own words:
+ * the tag's `<` is written `&lt;` there.
+ */
+function escapeSections(value: string, sections: ReadonlySet<string>): string {
+  if (sections.size === 0 || !value.includes('<')) return value;
+  return value.replace(/<(\s*\/?\s*)([A-Za-z_]+)(\s*>)/g, (tag, slash: string, name: string, close: string) => (sections.has(name.toLowerCase()) ? `&lt;${slash}${name}${close}` : tag));
 }
 
 function checkTemplate(template: PromptTemplate): void {

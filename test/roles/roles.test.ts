@@ -40,7 +40,7 @@ describe('bundled roles', () => {
     expect([...prompts.keys()].sort()).toEqual(['evaluate', 'plan', 'refine', 'scout']);
     expect(agents.get('retriever')).toMatchObject({ tools: ['glob', 'grep', 'read_signature'], prompt: 'plan', file: 'agents/retriever.md' });
     expect(agents.get('evaluator')).toMatchObject({ prompt: 'evaluate', model: { anthropic: 'claude-haiku-4-5', openai: 'gpt-4.1-mini' } });
-    expect(prompts.get('evaluate')).toMatchObject({ version: 2, variables: ['task', 'candidates', 'threshold'], file: 'prompts/evaluate.md' });
+    expect(prompts.get('evaluate')).toMatchObject({ version: 3, variables: ['task', 'candidates', 'threshold'], file: 'prompts/evaluate.md' });
     expect(prompts.get('refine')?.variables).toEqual(['task', 'scores', 'gaps', 'query']);
     for (const prompt of prompts.values()) expect(Number.isInteger(prompt.version)).toBe(true);
   });
