@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listFilesByGlob, MAX_RULE_CHARS, MAX_RULES } from '../../src/retrieve/glob.js';
+import { compileIgnoreRules, readIgnoreFiles } from '../../src/retrieve/ignore.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -12,6 +13,23 @@ describe('the fallback listing (fast-glob and the ignore package)', () => {
     // the first rules apply; those past the bound, and the deeper file's after them, do not, and are counted
     expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', `gen_${MAX_RULES + 100}.ts`, 'pkg/.gitignore', 'pkg/local.ts', 'src/a.ts']);
     expect(listed.droppedRules).toBe(501);
+  });
+});
+
+describe('the fallback listing and many large ignore files', () => {
+  it(`reads ignore files one at a time, shallow first, and none once ${MAX_RULES} rules are in (300 files of 500,000 rules read at once ran out of heap)`, async () => {
+    const big = `${Array.from({ length: 1500 }, (_, i) => `r${i}`).join('\n')}\n`;
+    const files: Record<string, string> = { '.gitignore': 'root_only.ts\n', 'src/a.ts': 'a' };
+    for (let i = 0; i < 20; i++) files[`a/d${String(i).padStart(2, '0')}/.gitignore`] = big;
+    const r = repo(files, { git: false });
+    const read = await readIgnoreFiles(r.root, Object.keys(files).filter((f) => f.endsWith('.gitignore')));
+    // the root's file, then two of 1,500 rules: 3,001 ≥ 2,000, and the other 18 are not read
+    expect(read.files.map((f) => f.dir)).toEqual(['', 'a/d00', 'a/d01']);
+    expect(read.unread).toBe(18);
+    const rules = compileIgnoreRules(read);
+    expect(rules.dropped).toBe(3001 - MAX_RULES + 18);
+    expect(rules.ignores('root_only.ts')).toBe(true);
+    expect(rules.ignores('a/d00/x/r5')).toBe(true);
   });
 });
 
