@@ -2,14 +2,21 @@
 import { main } from './main.js';
 
 // The one place that touches the process: streams, env, cwd, signals, exit status.
+// Ctrl-C, and a host or supervisor stopping the process (SIGTERM: `timeout`, an MCP client, a
+// container; SIGHUP: the terminal gone), stop the run the same way: searches and model calls
+// cancelled, rg stopped, the cache as it was. Without a handler SIGTERM killed Node at once and
+// left rg running on its own. Exit 128 + the signal's number.
 const controller = new AbortController();
-let interrupts = 0;
-process.on('SIGINT', () => {
-  interrupts += 1;
-  // A second Ctrl-C means "now": the run did not stop in time, so leave without waiting for it.
-  if (interrupts > 1) process.exit(130);
-  controller.abort();
-});
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+let stoppedBy: NodeJS.Signals | undefined;
+for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
+  process.on(signal, () => {
+    // A second signal means "now": the run did not stop in time, so leave without waiting for it.
+    if (stoppedBy !== undefined) process.exit(SIGNAL_EXIT[signal]);
+    stoppedBy = signal;
+    controller.abort();
+  });
+}
 
 // A reader that closed the pipe (`ctxloop … | head`) is not an error worth a stack trace; any
 // other failure to write the output (a full disk, /dev/full) is reported by the command that
@@ -32,4 +39,4 @@ const code = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   signal: controller.signal,
 });
-process.exitCode = outputFailed && code === 0 ? 1 : code;
+process.exitCode = stoppedBy !== undefined && stoppedBy !== 'SIGINT' && code === 130 ? SIGNAL_EXIT[stoppedBy] : outputFailed && code === 0 ? 1 : code;

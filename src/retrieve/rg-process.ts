@@ -41,6 +41,30 @@ export interface RgExit {
 const OWN_GROUP = process.platform !== 'win32';
 
 /**
+ * The groups of the rg processes running. The process may end without a run's abort reaching
+ * them (`process.exit` on a second Ctrl-C, a host's SIGTERM handled elsewhere): rg, in a group of
+ * its own, lived on, one of them blocked on a FIFO for minutes with 300 MB. On exit they are killed.
+ */
+const liveGroups = new Set<number>();
+let killOnExit = false;
+
+function trackGroup(pid: number | undefined): void {
+  if (!OWN_GROUP || pid === undefined) return;
+  liveGroups.add(pid);
+  if (killOnExit) return;
+  killOnExit = true;
+  process.on('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  });
+}
+
+/**
  * Memory rg may hold: ten times what a search of 100,000 files needs (about 200 MB). A
  * `.gitignore` of 100,000 lines takes rg past it too; the listing then falls back to fast-glob.
  */
@@ -150,6 +174,7 @@ const EXIT_GRACE_MS = 1000;
 export async function runRg(run: RgProcess, onLine: (line: string) => void, exit: RgExit = {}): Promise<void> {
   throwIfAborted(run.signal);
   const child = spawn(run.rgPath, [...run.args], { cwd: run.root, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, detached: OWN_GROUP });
+  trackGroup(child.pid);
   // rg's group (its pid) while anything in it may live; the child alone where there are no groups
   const signalAll = (signal: NodeJS.Signals): void => {
     if (OWN_GROUP && child.pid !== undefined) {
@@ -266,6 +291,7 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
       clearInterval(watch);
       // whatever rg left behind in its group (a wrapper's background job) goes with it
       if (OWN_GROUP) signalAll('SIGKILL');
+      if (child.pid !== undefined) liveGroups.delete(child.pid);
     });
   if (run.signal?.aborted) throw abortError();
   if (timedOut) throw new SearchError('search_failed', `${TIMED_OUT} ${run.timeout} ms in ${run.root}`);

@@ -200,7 +200,7 @@ describe.runIf(existsSync(BIN))('Ctrl-C mid-run', () => {
   afterAll(() => stub.close());
 
   /** Starts the binary, waits for `ready()`, sends SIGINT, and collects what it printed. */
-  function interrupt(args: string[], env: Record<string, string>, ready: () => boolean): Promise<Run & { sawReady: boolean }> {
+  function interrupt(args: string[], env: Record<string, string>, ready: () => boolean, signals: NodeJS.Signals[] = ['SIGINT']): Promise<Run & { sawReady: boolean }> {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(ANTHROPIC|OPENAI|CTXLOOP)_/.test(k)));
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...clean, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -212,7 +212,8 @@ describe.runIf(existsSync(BIN))('Ctrl-C mid-run', () => {
       if (ready()) {
         sawReady = true;
         clearInterval(poll);
-        child.kill('SIGINT');
+        // apart, so that two of a kind are not merged into one pending signal
+        signals.forEach((signal, i) => setTimeout(() => child.kill(signal), i * 300));
       }
     }, 20);
     const guard = setTimeout(() => child.kill('SIGKILL'), 25_000);
@@ -252,6 +253,40 @@ describe.runIf(existsSync(BIN))('Ctrl-C mid-run', () => {
     expect(r.code).toBe(130);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/ctxloop: interrupted/);
+  });
+
+  /** Whether the process a fake rg wrote its pid for still lives, 2 s on (a killed orphan is a zombie until init reaps it). */
+  const alive = async (pidFile: string): Promise<boolean> => {
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    for (let waited = 0; waited < 2000; waited += 50) {
+      try {
+        const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
+        if (state === 'Z') return false;
+      } catch {
+        return false;
+      }
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    return true;
+  };
+
+  it.runIf(process.platform === 'linux')('stopped by SIGTERM (timeout, an MCP host, a container) while ripgrep runs: rg is stopped, exit 143 (Node died at once and rg lived on)', async () => {
+    const dir = tempDir();
+    const rg = fakeRg(`echo $$ > ${dir}/pid\ntouch ${dir}/started\nexec sleep 30`);
+    const r = await interrupt(['retrieve', '--root', repo.root, '--task', TASK, '--no-cache'], { CTXLOOP_RG: rg }, () => existsSync(join(dir, 'started')), ['SIGTERM']);
+    expect(r.sawReady).toBe(true);
+    expect(r.code).toBe(143);
+    expect(r.stderr).toMatch(/ctxloop: interrupted/);
+    expect(await alive(join(dir, 'pid'))).toBe(false);
+  });
+
+  it.runIf(process.platform === 'linux')('a second Ctrl-C leaves at once, and takes an rg deaf to SIGTERM with it', async () => {
+    const dir = tempDir();
+    const rg = fakeRg(`trap '' TERM\necho $$ > ${dir}/pid\ntouch ${dir}/started\nsleep 30`);
+    const r = await interrupt(['retrieve', '--root', repo.root, '--task', TASK, '--no-cache'], { CTXLOOP_RG: rg }, () => existsSync(join(dir, 'started')), ['SIGINT', 'SIGINT']);
+    expect(r.sawReady).toBe(true);
+    expect(r.code).toBe(130);
+    expect(await alive(join(dir, 'pid'))).toBe(false);
   });
 });
 
