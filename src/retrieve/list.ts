@@ -87,7 +87,12 @@ function warnOfIgnoreRules(root: string, lines: readonly string[], logger: Logge
     const said = line.replace(/^rg: /, '');
     const shown = said.length > 300 ? `${said.slice(0, 299)}…` : said;
     if (/error building NFA/.test(said)) logger.warn(`an ignore file under ${root} holds a rule too large for ripgrep to compile (${shown}): none of that file's rules are applied, so the files it ignores are searched`);
-    else if (/error parsing glob/.test(said)) logger.warn(`${shown}: that ignore rule is not applied`);
+    else if (/error parsing glob/.test(said)) {
+      // The file and line, not the rule: a nested .gitignore may be a link to a file outside the
+      // root (rg follows it), whose line would be printed here (`password = …`).
+      const where = /^(.{1,300}?): line (\d+): error parsing glob/.exec(said);
+      logger.warn(where ? `${where[1]}: line ${where[2]}: an ignore rule ripgrep cannot parse is not applied` : 'an ignore rule ripgrep cannot parse is not applied');
+    }
   }
 }
 

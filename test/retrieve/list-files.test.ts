@@ -9,8 +9,10 @@ import { listSearchableFiles } from '../../src/retrieve/list.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { silentLogger } from '../../src/core/log.js';
 import { useTempRepos } from '../helpers/make-repo.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
 const repo = useTempRepos();
+const tempDir = useTempDirs();
 
 function scopeOf(root: string, extra: Partial<SearchScope> = {}): SearchScope {
   return { root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4, ...extra };
@@ -197,9 +199,20 @@ describe('listFiles', () => {
     // rg applies the root file but none of pkg/.gitignore's rules: what it lists is said
     expect(list.files).toEqual(['.gitignore', 'pkg/.gitignore', 'pkg/local.ts', 'src/a.ts']);
     expect(warnings).toEqual([
-      "./.gitignore: line 2: error parsing glob '[z-a]': invalid range; 'z' > 'a': that ignore rule is not applied",
+      './.gitignore: line 2: an ignore rule ripgrep cannot parse is not applied',
       `an ignore file under ${r.root} holds a rule too large for ripgrep to compile (error building NFA): none of that file's rules are applied, so the files it ignores are searched`,
     ]);
+  });
+
+  it('names the file and line of a rule rg cannot parse, never the rule: a nested .gitignore linked outside the root is read by rg, and its line was printed', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'creds.txt'), 'password = hunter2_{unclosed\n');
+    const r = repo({ 'src/a.ts': 'b', 'src/sub/x.ts': 'c' });
+    symlinkSync(join(outside, 'creds.txt'), join(r.root, 'src/sub/.gitignore'));
+    const warnings: string[] = [];
+    await listSearchableFiles(scopeOf(r.root), { rgPath: await resolveRgPath(process.env, silentLogger), logger: { ...silentLogger, warn: (m: string) => void warnings.push(m) } });
+    expect(warnings).toEqual(['./src/sub/.gitignore: line 1: an ignore rule ripgrep cannot parse is not applied']);
+    expect(warnings.join('\n')).not.toContain('hunter2');
   });
 
   it.runIf(process.platform === 'linux')('stops an rg whose memory grows past its bound (an ignore file that never ends took it to 16 GB)', async () => {
