@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts } from '../core/types.js';
 import type { TreeInput } from './extract.js';
 import { normalizeNewlines } from './newlines.js';
-import { readInsideRoot } from './read-file.js';
+import { readInsideRoot } from '../core/read-inside.js';
 import { isSettledAt } from '../core/settle.js';
 import { statInsideRoot } from './stamp.js';
 

@@ -4,7 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { shownArgument, UsageError } from '../core/errors.js';
 import { leavesRoot, realpathOfDeepest } from '../core/inside.js';
 import type { Logger } from '../core/log.js';
-import { readInsideRoot } from '../facts/read-file.js';
+import { readInsideRoot } from '../core/read-inside.js';
 import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
 
 const CONFIG_FILES = ['ctxloop.config.json', '.ctxloop.json'];

@@ -2,9 +2,9 @@
  * The evidence lines of the candidates: a scan of those files alone says which terms each
  * matched line holds, the most telling lines are chosen on that, and only those lines are read.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { realpath } from 'node:fs/promises';
 import pLimit from 'p-limit';
+import { readInsideRoot } from '../core/read-inside.js';
 import type { Candidate, Hit } from '../core/types.js';
 import { MAX_HIT_TEXT, selectHits } from './collect.js';
 import type { LineIndex } from './line-index.js';
@@ -17,18 +17,17 @@ const NEWLINE = 0x0a;
 /**
  * Hits of one file from its per-line terms: the best lines (most distinct terms, then earliest)
  * in line order, with their text (invalid UTF-8 replaced, CR and trailing blanks dropped, cut
- * to `MAX_HIT_TEXT`). A file that cannot be read any more gives no hits.
+ * to `MAX_HIT_TEXT`). Read as every file is (`readInsideRoot`): a file that cannot be read any
+ * more, or was swapped since the scan for a link out of the root, a FIFO or a file over
+ * `maxFileSize` (a 1.9 GB one was read whole), gives no hits.
  */
-export async function readHits(root: string, path: string, lines: ReadonlyMap<number, string[]>): Promise<Hit[]> {
+export async function readHits(realRoot: string, path: string, lines: ReadonlyMap<number, string[]>, maxFileSize: number): Promise<Hit[]> {
   const chosen = selectHits([...lines].map(([line, terms]) => ({ line, terms })));
   if (chosen.length === 0) return [];
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(join(root, path));
-  } catch {
-    // vanished or unreadable since the scan: no evidence lines, the counts still stand
-    return [];
-  }
+  const read = await readInsideRoot(realRoot, path, maxFileSize);
+  // vanished or unreadable since the scan: no evidence lines, the counts still stand
+  if (!('bytes' in read)) return [];
+  const { bytes } = read;
   const hits: Hit[] = [];
   let line = 1;
   let start = 0;
@@ -76,11 +75,12 @@ export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerm
   );
   // a few files at a time: each is read whole, and a candidate can be a megabyte
   const limit = pLimit(8);
+  const realRoot = await realpath(run.root).catch(() => run.root);
   await Promise.all(
     [...byPath].map(([path, candidate]) =>
       limit(async () => {
         const onLines = lines.linesOf(path, terms);
-        if (onLines.size > 0) candidate.hits = await readHits(run.root, path, onLines);
+        if (onLines.size > 0) candidate.hits = await readHits(realRoot, path, onLines, run.maxFileSize);
       }),
     ),
   );

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
 import type { Candidate } from '../../src/core/types.js';
-import { readEvidenceLines, type KeptScan } from '../../src/retrieve/hits.js';
+import { readEvidenceLines, readHits, type KeptScan } from '../../src/retrieve/hits.js';
 import { LineIndex } from '../../src/retrieve/line-index.js';
 import { MatchLog } from '../../src/retrieve/match-log.js';
 import { scanTerms, type ScanTerms } from '../../src/retrieve/scan.js';
@@ -51,5 +55,25 @@ describe('readEvidenceLines', () => {
     expect(lines['src/cookies.ts']?.map(([line]) => line)).toEqual([1, 2, 4]);
     expect(lines['src/cookies.ts']?.[2]).toEqual([4, ['CookieStore', 'cooki']]);
     expect(lines['src/server.py']?.map(([line]) => line)).toEqual([2, 3]);
+  });
+});
+
+describe('readHits', () => {
+  it('reads as every file is read: a link out of the root, a FIFO or a file over maxFileSize (swapped in since the scan) gives no lines', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'ctxloop-outside-'));
+    try {
+      writeFileSync(join(outside, 'secret.ts'), 'const token = "outside";\n');
+      const r = repo({ 'src/a.ts': 'const token = 1;\n', 'src/big.ts': `const token = 2;\n${'x'.repeat(5000)}\n` });
+      symlinkSync(join(outside, 'secret.ts'), join(r.root, 'src/link.ts'));
+      if (process.platform === 'linux') execFileSync('mkfifo', [join(r.root, 'src/pipe.ts')]);
+      const root = realpathSync(r.root);
+      const lines = new Map([[1, ['token']]]);
+      expect(await readHits(root, 'src/a.ts', lines, 1000)).toEqual([{ line: 1, text: 'const token = 1;', terms: ['token'] }]);
+      expect(await readHits(root, 'src/link.ts', lines, 1000)).toEqual([]);
+      expect(await readHits(root, 'src/big.ts', lines, 1000)).toEqual([]);
+      if (process.platform === 'linux') expect(await readHits(root, 'src/pipe.ts', lines, 1000)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { isInsideRoot } from '../core/inside.js';
-import { isNotRegularFile, withRegularFile } from '../core/regular-file.js';
+import { isInsideRoot } from './inside.js';
+import { isNotRegularFile, withRegularFile } from './regular-file.js';
 
 /** Why a file was not read; `undefined` bytes always come with one. */
 export type SkipReason = 'missing' | 'outside' | 'not_a_file' | 'too_large' | 'unreadable';
