@@ -136,6 +136,9 @@ async function normalizeScope(root: string, scope: string[]): Promise<string[]> 
     if (!real) throw new UsageError('bad_scope', `scope not found: ${entry} (relative to ${root})`);
     const rel = relative(root, real);
     if (leavesRoot(rel)) throw new UsageError('bad_scope', `scope is outside the root: ${entry}`, { hint: `scope paths must lie inside ${root}` });
+    // a FIFO, socket or device: rg was given no path, scanned the whole root, and the scope then kept nothing
+    const info = await stat(real).catch(() => undefined);
+    if (!info?.isDirectory() && !info?.isFile()) throw new UsageError('bad_scope', `scope is not a directory or a regular file: ${entry}`);
     out.push(rel.split('\\').join('/') || '.');
   }
   return out.includes('.') ? [] : [...new Set(out)].sort();

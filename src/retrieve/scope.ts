@@ -30,6 +30,7 @@ export async function resolveScopeEntries(root: string, scope: readonly string[]
     if (stats.isSymbolicLink() || !isInsideRoot(realRoot, await realpath(join(root, path)))) continue;
     if (stats.isDirectory()) entries.dirs.push(path);
     else if (stats.isFile()) entries.files.push({ path, size: stats.size });
+    else throw new UsageError('bad_scope', `scope "${raw}" is not a directory or a regular file`);
   }
   return entries;
 }
