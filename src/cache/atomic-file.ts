@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
-import { readRegularFile } from '../core/regular-file.js';
+import { CacheError } from '../core/errors.js';
+import { withRegularFile } from '../core/regular-file.js';
 
 /**
  * A lowdb adapter (structurally: `read`/`write`) for one JSON file. lowdb's own JSONFile writes
@@ -9,17 +10,28 @@ import { readRegularFile } from '../core/regular-file.js';
  * which is atomic: a reader sees the old file or the new one, never a mix.
  */
 export interface JsonFile {
-  /** Parsed content, or null when the file does not exist. Throws SyntaxError on bad JSON. */
+  /** Parsed content, or null when the file does not exist. Throws SyntaxError on bad JSON, CacheError on a file too large to be one. */
   read(): Promise<unknown>;
   write(data: unknown): Promise<void>;
 }
+
+/**
+ * A cache file larger than this was not written by ctxloop (the store holds at most 50,000
+ * entries a layer, the search index of 100,000 files is about 15 MB): it is refused unread, as a
+ * corrupt one is. Read whole, a 1.9 GB one failed every run ("Invalid string length") and was
+ * never moved aside, so the root had no cache until `cache clear`; 400 MB of garbage cost 900 MB.
+ */
+export const MAX_CACHE_FILE_BYTES = 256 * 1024 * 1024;
 
 export function createJsonFile(file: string): JsonFile {
   return {
     async read() {
       let text: string;
       try {
-        text = await readRegularFile(file);
+        text = await withRegularFile(file, async (handle, info) => {
+          if (info.size > MAX_CACHE_FILE_BYTES) throw new CacheError('cache_error', `${Math.round(info.size / 1024 / 1024)} MB, more than a cache file holds (${MAX_CACHE_FILE_BYTES / 1024 / 1024} MB)`);
+          return handle.readFile('utf8');
+        });
       } catch (error) {
         // ENOTDIR: a parent is a file, so this file cannot exist either.
         const code = (error as NodeJS.ErrnoException).code;

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,21 @@ describe('createCache', () => {
     expect(logger.warnings).toHaveLength(1);
     expect(logger.warnings[0]).toMatch(/moved to .*\.corrupt-\d+/);
     expect(readdirSync(dir).some((name) => /\.json\.corrupt-\d+$/.test(name))).toBe(true);
+    cache.setFacts('k', facts(2));
+    await cache.flush();
+    expect((await createCache({ dir, root })).getFacts('k')).toEqual(facts(2));
+  });
+
+  it('moves a store larger than any it writes aside unread (a 1.9 GB one failed every run and stayed, so the root had no cache)', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const file = await cacheFileFor(dir, root);
+    // sparse: 300 MB of NULs that take no disk
+    writeFileSync(file, '');
+    truncateSync(file, 300 * 1024 * 1024);
+    const logger = recordingLogger();
+    const cache = await createCache({ dir, root, logger });
+    expect(logger.warnings).toEqual([expect.stringMatching(/is unreadable \(cache_error: 300 MB, more than a cache file holds \(256 MB\)\); moved to .*\.corrupt-\d+, starting empty$/)]);
     cache.setFacts('k', facts(2));
     await cache.flush();
     expect((await createCache({ dir, root })).getFacts('k')).toEqual(facts(2));
