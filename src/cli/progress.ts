@@ -1,6 +1,6 @@
 import type { Logger } from '../core/log.js';
 import type { ProgressEvent, Query, RetrieveResult } from '../core/types.js';
-import { shownPath, shownText } from '../core/pack-text.js';
+import { shownPath, shownText, UNREAD_REASON } from '../core/pack-text.js';
 import { createPaint } from './io.js';
 import type { OutputStream } from './write.js';
 
@@ -82,10 +82,14 @@ export function createReporter({ stderr, quiet, verbose, color }: ReporterOption
     if (quiet) return;
     const fallback = result.fallback ? ` (fell back: ${result.fallback.reason})` : '';
     say(`${paint.bold(`${result.files.length} ${result.files.length === 1 ? 'file' : 'files'}`)}, ${result.tokens} tokens, provider ${result.provider}${fallback}, ${result.cycles.length} ${result.cycles.length === 1 ? 'cycle' : 'cycles'}`);
+    const unread = result.candidates.filter((c) => c.reason.startsWith(UNREAD_REASON));
+    for (const c of unread.slice(0, 3)) say(`${paint.yellow('warning:')} ${shownPath(c.path)} scored ${c.score.toFixed(2)} but could not be read to be packed (deleted, unreadable or replaced since the search)`);
+    if (unread.length > 3) say(`${paint.yellow('warning:')} ${unread.length - 3} more files scored at or above the threshold but could not be read`);
     if (result.files.length === 0) {
       const cut = result.cut?.[0];
       const best = result.candidates[0];
       if (cut) say(`${paint.yellow('warning:')} no file fit the token budget (the first cut: ${shownPath(cut.path)}, ${cut.tokens} tokens); raise --budget to have it`);
+      else if (unread.length > 0) say(`${paint.yellow('warning:')} no file was packed: those that reached the threshold could not be read`);
       else say(`${paint.yellow('warning:')} no file reached the threshold${best ? ` (best candidate: ${shownPath(best.path)}, ${best.score.toFixed(2)})` : ''}`);
     }
   };

@@ -101,3 +101,6 @@ export function renderPackedFile(file: FileResult): string {
   const bar = fenceFor(file.regions.map((r) => r.content!));
   return `${heading}${PACK_SEPARATOR}${bar}${fenceTagOf(file.path)}\n${body.join('\n')}\n${bar}`;
 }
+
+/** How a candidate's reason opens when it scored at or above the threshold and could not be read to be packed. */
+export const UNREAD_REASON = 'not packed: the file could not be read (deleted, unreadable or replaced since the search)';

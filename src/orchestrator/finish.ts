@@ -6,6 +6,7 @@ import type { LoopContext } from './loop.js';
 import { shownScore } from '../core/numbers.js';
 import { createShownRedactor } from '../core/redact-query.js';
 import { MAX_TASK_CHARS } from '../core/text.js';
+import { UNREAD_REASON } from '../core/pack-text.js';
 
 /** Candidates listed after the packed files. */
 const MAX_LISTED_CANDIDATES = 50;
@@ -69,7 +70,9 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
   const ranked = [...run.scores].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
   const keep = ranked.filter((s) => s.relevance >= options.threshold);
   const { texts } = material;
-  const packed = packFiles({ scores: keep.filter((s) => texts.has(s.path) && run.facts.has(s.path)), facts: run.facts, texts, threshold: options.threshold, budget: options.budget, tokenizer: assembly.tokenizer, withContent: options.withContent });
+  // scored at or above the threshold, but deleted, unreadable or replaced since the search: listed, saying so
+  const unread = new Set(keep.filter((s) => !texts.has(s.path) || !run.facts.has(s.path)).map((s) => s.path));
+  const packed = packFiles({ scores: keep.filter((s) => !unread.has(s.path)), facts: run.facts, texts, threshold: options.threshold, budget: options.budget, tokenizer: assembly.tokenizer, withContent: options.withContent });
   assembly.onProgress?.({ type: 'pack', files: packed.files.length, tokens: packed.tokens });
   const packedPaths = new Set(packed.files.map((f) => f.path));
 
@@ -84,7 +87,7 @@ export function assembleResult(assembly: Assembly, run: Finished, material: Pack
     candidates: ranked
       .filter((s) => !packedPaths.has(s.path))
       .slice(0, MAX_LISTED_CANDIDATES)
-      .map((s) => ({ path: s.path, score: shownScore(s.relevance), reason: shown.text(s.reason) })),
+      .map((s) => ({ path: s.path, score: shownScore(s.relevance), reason: unread.has(s.path) ? `${UNREAD_REASON}; ${shown.text(s.reason)}` : shown.text(s.reason) })),
     gaps: run.gaps.map((g) => shown.text(g.question)),
     cycles: run.cycles,
     usage: run.usage,

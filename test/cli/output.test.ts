@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import { SearchError } from '../../src/core/errors.js';
+import { UNREAD_REASON } from '../../src/core/pack-text.js';
 import { Collector, fakeRun, makeIo, sampleResult } from './fake-io.js';
 import { writeOutput } from '../../src/cli/write.js';
 
@@ -137,6 +138,15 @@ describe('stderr by level', () => {
     expect(await main(['retrieve', '--task', 't', '--format', 'paths'], io, run)).toBe(0);
     expect(io.stdout.text).toBe('');
     expect(io.stderr.text).toContain('warning: no file reached the threshold (best candidate: src/db/schema.ts, 0.55)');
+  });
+
+  it('says which files reached the threshold but could not be read, not that none reached it', async () => {
+    const io = makeIo();
+    const run = fakeRun(() => sampleResult({ files: [], candidates: [{ path: 'src/noread.ts', score: 0.95, reason: `${UNREAD_REASON}; defines verifyThing` }] }));
+    expect(await main(['retrieve', '--task', 't', '--format', 'paths'], io, run)).toBe(0);
+    expect(io.stderr.text).toContain('warning: src/noread.ts scored 0.95 but could not be read to be packed (deleted, unreadable or replaced since the search)');
+    expect(io.stderr.text).toContain('warning: no file was packed: those that reached the threshold could not be read');
+    expect(io.stderr.text).not.toContain('no file reached the threshold');
   });
 
   it('says the budget, not the threshold, when files reached it but none fit', async () => {

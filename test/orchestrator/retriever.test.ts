@@ -7,7 +7,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryCache } from '../../src/cache/memory.js';
+import type { FactsReader } from '../../src/core/deps.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
+import { createFactsReader } from '../../src/facts/reader.js';
 import type { RetrieveResult } from '../../src/core/types.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import { createRetriever } from '../../src/orchestrator/retriever.js';
@@ -47,6 +50,18 @@ describe('createRetriever', () => {
     expect(parallel.map(gist)).toEqual(sequential.map(gist));
     // Different tasks found different files: the runs did not bleed into each other.
     expect(parallel.map((r) => r.files[0]?.path)).toEqual(['src/cart/total.ts', 'src/auth/session.ts', 'src/mail/send.ts']);
+  });
+
+  it('lists a file that reached the threshold but could not be read to be packed, saying so (it vanished from the files in silence)', async () => {
+    const repo = shopRepo();
+    const real = createFactsReader({ cache: createMemoryCache() });
+    // deleted, made unreadable or replaced between the search and the packing
+    const facts: FactsReader = { read: (root, paths, signal) => real.read(root, paths, signal), readText: async (root, path) => (path === 'src/cart/total.ts' ? undefined : real.readText(root, path)) };
+    const result = await createRetriever({ root: repo.root, cache: false, provider: 'offline' }, { facts }).retrieve('cartTotal ignores the quantity of each item');
+    expect(result.files.map((f) => f.path)).not.toContain('src/cart/total.ts');
+    const listed = result.candidates.find((c) => c.path === 'src/cart/total.ts');
+    expect(listed?.score).toBeGreaterThanOrEqual(0.7);
+    expect(listed?.reason).toMatch(/^not packed: the file could not be read \(deleted, unreadable or replaced since the search\); /);
   });
 
   it('takes per-call options over its own, including another root', async () => {
