@@ -20,6 +20,7 @@ export interface MatcherOptions {
 /** A predicate true when the path matches any glob; false for an empty list. */
 export function createPathMatcher(globs: readonly string[], options: MatcherOptions = {}): PathMatcher {
   const cleaned = globs.map(normalizeGlob).filter((g) => g !== '' && g !== '/');
+  if (cleaned.length === 0) return () => false;
   const isFile = matcherOf(cleaned.filter((g) => !g.endsWith('/')), options.nocase ?? false);
   if (!options.matchParents) return isFile;
   const isDir = matcherOf(cleaned.map((g) => g.replace(/\/$/, '')), options.nocase ?? false);
