@@ -15,7 +15,7 @@ import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
 import { ripgrepSkipGlobs } from './filters.js';
 import { listSearchableFiles, type FileList } from './list.js';
-import { includeForRg, normalizeGlob } from './match.js';
+import { includeForRg, normalizeGlobs } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
 import { isStuckError, isTimeout, pathArgs, runRg, type RgProcess } from './rg-process.js';
@@ -311,10 +311,9 @@ const MAX_RG_GLOB_CHARS = 64 * 1024;
  * the globs are only a saving: none at all past `MAX_RG_GLOBS`.
  */
 function userGlobs(include: readonly string[], exclude: readonly string[]): string[] {
-  const kept = (g: string): boolean => g !== '' && g !== '/';
-  const included = include.map(normalizeGlob).filter(kept).flatMap(includeForRg);
+  const included = normalizeGlobs(include).flatMap(includeForRg);
   // rg reads a trailing slash as the listing does: directories only
-  const excluded = exclude.map(normalizeGlob).filter(kept).map((g) => `!${g}`);
+  const excluded = normalizeGlobs(exclude).map((g) => `!${g}`);
   const globs = [...included, ...excluded];
   const chars = globs.reduce((sum, g) => sum + g.length, 0);
   return globs.length > MAX_RG_GLOBS || chars > MAX_RG_GLOB_CHARS ? [] : globs;

@@ -69,23 +69,11 @@ export async function readIgnoreFiles(root: string, gitignores: readonly string[
     const content = await readIgnoreFile(realRoot, join(root, file));
     if (content === undefined) continue;
     files.push({ dir, content });
-    rules += countRules(content);
+    rules += parseLines(content).length;
   }
   return { files, unread: 0 };
 }
 
-/** Rules in an ignore file's text (`parseLines` without making them), stopping past `MAX_RULES`. */
-function countRules(content: string): number {
-  let count = 0;
-  for (let start = 0; start < content.length && count <= MAX_RULES; ) {
-    let end = content.indexOf('\n', start);
-    if (end < 0) end = content.length;
-    const line = content.slice(start, end);
-    if (line.trim() !== '' && !line.startsWith('#')) count++;
-    start = end + 1;
-  }
-  return count;
-}
 
 /**
  * Bytes read of an ignore file at most: its first `MAX_RULES` rules are far inside. A larger file

@@ -19,7 +19,7 @@ export interface MatcherOptions {
 
 /** A predicate true when the path matches any glob; false for an empty list. */
 export function createPathMatcher(globs: readonly string[], options: MatcherOptions = {}): PathMatcher {
-  const cleaned = globs.map(normalizeGlob).filter((g) => g !== '' && g !== '/');
+  const cleaned = normalizeGlobs(globs);
   if (cleaned.length === 0) return () => false;
   const isFile = matcherOf(cleaned.filter((g) => !g.endsWith('/')), options.nocase ?? false);
   if (!options.matchParents) return isFile;
@@ -51,6 +51,11 @@ function matcherOf(globs: readonly string[], nocase: boolean): PathMatcher {
  */
 export function normalizeGlob(glob: string): string {
   return glob.trim().replace(/^\.\/+/, '').replace(/\/+$/, '/');
+}
+
+/** The globs of a list normalized (`normalizeGlob`), those naming nothing (an empty one, `/`) left out. */
+export function normalizeGlobs(globs: readonly string[]): string[] {
+  return globs.map(normalizeGlob).filter((g) => g !== '' && g !== '/');
 }
 
 /**
