@@ -83,10 +83,12 @@ export function createSymbolLookup(options: SymbolLookupOptions): SymbolLookup {
           for (const def of fileFacts.defs) if (candidate.symbols.includes(def.name) && isCallable(def)) known.get(def.name)!.defs.push(siteOf(candidate.path, def));
           for (const hit of candidate.hits) {
             for (const name of candidate.symbols) {
-              if (!hit.terms.includes(name) || !isCallOf(hit.text, name)) continue;
+              if (!hit.terms.includes(name)) continue;
+              const calls = countCalls(hit.text, name);
+              if (!isCallOf(hit.text, name, calls)) continue;
               const caller = enclosingDefinition(candidate.path, fileFacts.defs, hit.line, fileFacts.lines);
               // A definition's own first line is not a call to it, unless the name stands there twice (`f() { return f(); }`).
-              if (caller.symbol === name && caller.start === hit.line && countCalls(hit.text, name) < 2) continue;
+              if (caller.symbol === name && caller.start === hit.line && calls < 2) continue;
               known.get(name)!.calls.push({ file: candidate.path, line: hit.line, caller });
             }
           }

@@ -43,9 +43,11 @@ export function siteOf(file: string, def: SymbolDef): DefSite {
 
 const patterns = new Map<string, RegExp>();
 
-/** Whether `text` calls `name`: `name(`, `obj.name(`, `name<T>(`, `name!(` — not its definition. */
-export function isCallOf(text: string, name: string): boolean {
-  const calls = countCalls(text, name);
+/**
+ * Whether `text` calls `name`: `name(`, `obj.name(`, `name<T>(`, `name!(` — not its definition.
+ * `calls` is `countCalls(text, name)`, for a caller that has it already.
+ */
+export function isCallOf(text: string, name: string, calls = countCalls(text, name)): boolean {
   // a definition's line names it before `(` once; a second time is a call (`function f() { return f(); }`)
   return calls > 0 && (calls > 1 || !isDefinitionLine(text, name));
 }
@@ -74,8 +76,10 @@ export function findCallsIn(site: DefSite, lines: readonly string[], names: Read
     for (const match of text.matchAll(/[A-Za-z_$][\w$]*/g)) {
       const name = match[0];
       // a name on its own definition's line is its head, unless it stands there twice (a one-line recursion)
-      if (found.has(name) || !names.has(name) || (headers.has(`${n}:${name}`) && countCalls(text, name) < 2)) continue;
-      if (isCallOf(text, name)) found.set(name, n);
+      if (found.has(name) || !names.has(name)) continue;
+      const calls = countCalls(text, name);
+      if (headers.has(`${n}:${name}`) && calls < 2) continue;
+      if (isCallOf(text, name, calls)) found.set(name, n);
     }
   }
   return [...found].map(([name, line]) => ({ name, line })).sort((a, b) => a.line - b.line);
