@@ -246,13 +246,13 @@ const globs = (use: string) =>
 /** The most globs an include or exclude list holds: each path is tested against each glob. */
 export const MAX_FILTER_GLOBS = 200;
 
+/** The largest `maxFileSize`: what one file may cost in memory stays within a few hundred MB. */
+export const MAX_FILE_SIZE_BOUND = 16 * 1024 * 1024;
+
 /**
  * The most scope entries, and their characters together: each is an argument on rg's command
  * line, and 60,000 of them failed every rg with `spawn E2BIG`, reported as a bug in ctxloop.
  */
-/** The largest `maxFileSize`: what one file may cost in memory stays within a few hundred MB. */
-export const MAX_FILE_SIZE_BOUND = 16 * 1024 * 1024;
-
 export const MAX_SCOPE_ENTRIES = 1000;
 export const MAX_SCOPE_CHARS = 128 * 1024;
 
@@ -478,11 +478,7 @@ export interface LocateOptions extends SearchOptions {
  * outside them all is a mistake. One list for all, so the options of one call can be handed to
  * another (`locate(text, retrieveOptions)`), each reading what it knows.
  */
-let optionKeys: Set<string> | undefined;
-function knownOptionKeys(): Set<string> {
-  optionKeys ??= new Set([...Object.keys(settingsSchema.shape), 'root', 'roots', 'onProgress', 'signal', 'logger', 'env', 'direction', 'depth', 'historyDepth', 'limit']);
-  return optionKeys;
-}
+const OPTION_KEYS: ReadonlySet<string> = new Set([...Object.keys(settingsSchema.shape), 'root', 'roots', 'onProgress', 'signal', 'logger', 'env', 'direction', 'depth', 'historyDepth', 'limit']);
 
 /**
  * What a JavaScript caller passed as options, checked where the types cannot: an object (or
@@ -521,7 +517,6 @@ export function checkCallerOptions(value: unknown, what = 'options'): void {
  */
 export function callerOptions<T extends object>(value: T | undefined, what = 'options'): T {
   checkCallerOptions(value, what);
-  const known = knownOptionKeys();
   const out: Record<string, unknown> = {};
   if (value === undefined) return out as T;
   const seen = new Set<string>();
@@ -535,8 +530,8 @@ export function callerOptions<T extends object>(value: T | undefined, what = 'op
       const read = (value as Record<string, unknown>)[key];
       if (read === undefined) continue;
       // a mistyped name (`budjet`) was dropped, and the run went on with the default
-      if (!known.has(key)) {
-        const guess = suggestName(key, [...known]);
+      if (!OPTION_KEYS.has(key)) {
+        const guess = suggestName(key, [...OPTION_KEYS]);
         throw new UsageError('bad_option', `${what}: unknown option ${JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)}${guess ? `, did you mean ${guess}?` : ''}`);
       }
       out[key] = read;

@@ -5,7 +5,7 @@ import { shownArgument, UsageError } from '../core/errors.js';
 import { leavesRoot, realpathOfDeepest } from '../core/inside.js';
 import type { Logger } from '../core/log.js';
 import { readInsideRoot } from '../core/read-inside.js';
-import { parseSettings, resolveOptions, settingsFromEnv, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
+import { parseSettings, resolveOptions, settingsFromEnv, settingsSchema, type ResolvedOptions, type RetrieveOptions, type Settings } from '../core/options.js';
 
 const CONFIG_FILES = ['ctxloop.config.json', '.ctxloop.json'];
 /** A configuration file is small; anything larger is not one. */
@@ -145,8 +145,7 @@ async function normalizeScope(root: string, scope: string[]): Promise<string[]> 
 }
 
 function pickSettings(options: RetrieveOptions): Record<string, unknown> {
-  const keys = ['maxCycles', 'threshold', 'budget', 'scope', 'include', 'exclude', 'provider', 'model', 'timeout', 'maxRetries', 'deadline', 'modelCandidates', 'batchSize', 'cache', 'agentsDir', 'promptsDir', 'withContent', 'maxCandidates', 'concurrency', 'maxFileSize', 'deep', 'deepDepth', 'noEgress', 'searchTimeout'] as const;
   const out: Record<string, unknown> = {};
-  for (const key of keys) if (options[key] !== undefined) out[key] = options[key];
+  for (const key of Object.keys(settingsSchema.shape) as Array<keyof Settings>) if (options[key] !== undefined) out[key] = options[key];
   return out;
 }
