@@ -88,17 +88,18 @@ export function packFiles(input: PackInput): PackResult {
       continue;
     }
     const left: CutRegion[] = [];
+    const defs = facts?.defs ?? [];
     for (const region of regions) {
       const headingCost = file.regions.length === 0 ? heading : 0;
       const whole = costOf(region);
-      const fitted = fitRegion(region, whole, score.evidence, budget - total - headingCost, costOf, facts?.defs ?? []);
+      const fitted = fitRegion(region, whole, score.evidence, budget - total - headingCost, costOf, defs);
       if (!fitted) {
         left.push(cutOf(score.path, region, whole));
         continue;
       }
       total += headingCost + fitted.tokens;
       file.regions.push(withText(fitted.region, lines));
-      for (const rest of outside(region, fitted.region, facts?.defs ?? [])) left.push(cutOf(score.path, rest, costOf(rest)));
+      for (const rest of outside(region, fitted.region, defs)) left.push(cutOf(score.path, rest, costOf(rest)));
     }
     if (file.regions.length > 0) {
       packed.push(file);
