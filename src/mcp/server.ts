@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { errorLine, isAbortError, isCtxloopError, toError, UsageError, type ErrorCode } from '../core/errors.js';
+import { errorLine, isAbortError, isCtxloopError, shownArgument, toError, UsageError, type ErrorCode } from '../core/errors.js';
 import { isInsideRoot, realpathOfDeepest } from '../core/inside.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import { MAX_SCOPE_ENTRIES, type RetrieveOptions, type SearchOptions } from '../core/options.js';
@@ -11,6 +11,7 @@ import type { RetrieveResult } from '../core/types.js';
 import { contractOf, renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
 import { quotedPath } from '../cli/render/paths.js';
+import { suggestName } from '../core/suggest.js';
 import type { Retriever } from '../orchestrator/retriever.js';
 import { MAX_ROOTS } from '../orchestrator/roots.js';
 import { renderLocateText } from '../cli/render/locate.js';
@@ -42,7 +43,7 @@ type Format = (typeof FORMATS)[number];
 const whereShape = {
   root: z.string().min(1).optional().describe('Repository to search (absolute, or relative to the server\'s directory). Default: the server\'s --root, else its working directory.'),
   roots: z
-    .array(z.object({ path: z.string().min(1), label: z.string().min(1).optional() }))
+    .array(toolArguments('each of roots', { path: z.string().min(1), label: z.string().min(1).optional() }))
     .min(1)
     .max(MAX_ROOTS)
     .optional()
@@ -63,6 +64,53 @@ const locateShape = {
   error: z.string().min(1).describe('The error as it was printed: message and stack trace, verbatim.'),
   ...whereShape,
 };
+
+/**
+ * Names a calling model reaches for that are another argument's (`query` for the task, `path`
+ * for the root, `max_tokens` for the budget): too far from it for `suggestName`.
+ */
+const SYNONYMS: Record<string, string> = {
+  query: 'task', prompt: 'task', issue: 'task', description: 'task', text: 'task',
+  path: 'root', repo: 'root', repository: 'root', dir: 'root', directory: 'root', cwd: 'root', workspace: 'root',
+  max_tokens: 'budget', maxtokens: 'budget', tokens: 'budget', token_budget: 'budget', tokenbudget: 'budget', limit: 'budget',
+  paths: 'scope', include: 'scope', files: 'scope',
+  message: 'error', stack: 'error', stacktrace: 'error', stack_trace: 'error', trace: 'error', traceback: 'error',
+};
+
+/** Unknown arguments named in a message at most; longer names are cut. */
+const MAX_NAMED = 5;
+const MAX_NAME_CHARS = 60;
+
+/**
+ * A tool's arguments, strictly: an argument the tool does not take is refused with what it may
+ * have meant, not dropped. Dropped, `rootDir` searched the server's own root and `max_tokens`
+ * packed 8,000 tokens, and the calling model was never told.
+ */
+function toolArguments<T extends z.ZodRawShape>(tool: string, shape: T) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? unknownArguments(tool, issue.keys, known) : undefined),
+  });
+}
+
+/** `unknown argument rootDir (did you mean root?); retrieve_context takes task, root, …`. */
+export function unknownArguments(tool: string, keys: readonly string[], known: readonly string[]): string {
+  const named = keys.slice(0, MAX_NAMED).map((key) => {
+    const shown = shownArgument(key.length > MAX_NAME_CHARS ? `${key.slice(0, MAX_NAME_CHARS)}…` : key);
+    const meant = key.length <= MAX_NAME_CHARS ? meantArgument(key, known) : undefined;
+    return meant === undefined ? shown : `${shown} (did you mean ${meant}?)`;
+  });
+  const more = keys.length > MAX_NAMED ? ` and ${keys.length - MAX_NAMED} more` : '';
+  return `unknown argument${keys.length === 1 ? '' : 's'} ${named.join(', ')}${more}; ${tool} takes ${known.join(', ')}`;
+}
+
+/** The argument `key` likely stands for: a synonym, a name it starts or ends with (`rootDir`, `repo_root`), or one a typo away. */
+function meantArgument(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase().replace(/-/g, '_');
+  const synonym = SYNONYMS[lower];
+  if (synonym !== undefined && known.includes(synonym)) return synonym;
+  return known.find((name) => name.length >= 4 && (lower.startsWith(name) || lower.endsWith(name))) ?? suggestName(key, known);
+}
 
 type WhereArgs = { root?: string | undefined; roots?: Array<{ path: string; label?: string | undefined }> | undefined; budget?: number | undefined; format?: Format | undefined; content?: boolean | undefined };
 
@@ -116,7 +164,7 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
       title: 'Retrieve context for a task',
       description:
         'Finds the files and code regions a coding task needs before work starts: each with a relevance score (0-1), a reason and line ranges, packed within a token budget, plus the gaps that remain. Call it first with the task as given; read the packed regions; close the gaps with a search.',
-      inputSchema: retrieveShape,
+      inputSchema: toolArguments('retrieve_context', retrieveShape),
       annotations: readOnly,
     },
     (args, extra) =>
@@ -133,7 +181,7 @@ export function createMcpServer({ retriever, cwd, version, logger = silentLogger
       title: 'Locate the code behind an error',
       description:
         'Given an error message or stack trace, finds the files and regions where the bug most likely is (the frames it names, the code that raises the message, what they call), as a context pack.',
-      inputSchema: locateShape,
+      inputSchema: toolArguments('locate_bug', locateShape),
       annotations: readOnly,
     },
     (args, extra) => answer('locate_bug', args, extra, (options) => locateBug(retriever, args.error, options, settings)),

@@ -92,6 +92,41 @@ describe('createMcpServer', () => {
     expect(seen[1]!.root).toBeUndefined();
   });
 
+  it('refuses an argument a tool does not take, saying what it may have meant, instead of running without it', async () => {
+    const seen: RetrieveOptions[] = [];
+    const fake: Retriever = {
+      retrieve: async (task, options = {}) => {
+        seen.push(options);
+        return { task, root: '/r', provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: 0 } satisfies RetrieveResult;
+      },
+      close: async () => {},
+    };
+    const client = await connect(fake, '/srv');
+    const call = async (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+    // dropped, rootDir searched the server's own root and max_tokens packed the default budget
+    const rootDir = await call('retrieve_context', { task: 't', rootDir: '/elsewhere' });
+    expect(rootDir.isError).toBe(true);
+    expect(textOf(rootDir)).toMatch(/unknown argument rootDir \(did you mean root\?\); retrieve_context takes task, root, roots, budget, format, content, scope, deep$/);
+    expect(textOf(await call('retrieve_context', { task: 't', max_tokens: 500 }))).toMatch(/unknown argument max_tokens \(did you mean budget\?\)/);
+    expect(textOf(await call('retrieve_context', { query: 't' }))).toMatch(/unknown argument query \(did you mean task\?\)/);
+    expect(textOf(await call('locate_bug', { error: 'boom', fromat: 'json' }))).toMatch(/unknown argument fromat \(did you mean format\?\); locate_bug takes error, root/);
+    expect(textOf(await call('locate_bug', { stacktrace: 'boom' }))).toMatch(/unknown argument stacktrace \(did you mean error\?\)/);
+    // inside roots too: `name` for the label
+    expect(textOf(await call('retrieve_context', { task: 't', roots: [{ path: '/a', name: 'api' }] }))).toMatch(/unknown argument name; each of roots takes path, label/);
+    // many, or a long or odd name: a few named, each cut and quoted, the rest counted
+    const many = textOf(await call('retrieve_context', { task: 't', ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`extra${i}`, i])), [`${'k'.repeat(5000)}`]: 1, 'a\nb': 2 }));
+    expect(many).toMatch(/unknown arguments extra0, extra1, extra2, extra3, extra4 and 6 more; retrieve_context takes/);
+    expect(textOf(await call('retrieve_context', { task: 't', [`${'k'.repeat(5000)}`]: 1 })).length).toBeLessThan(400);
+    expect(textOf(await call('retrieve_context', { task: 't', 'a\nb': 1 }))).toContain('unknown argument "a\\nb";');
+    expect(seen).toEqual([]);
+    // the listed schema says so too
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.inputSchema.additionalProperties)).toEqual([false, false]);
+    // and the arguments it does take still pass
+    await call('retrieve_context', { task: 't', roots: [{ path: '/a', label: 'api' }], budget: 900 });
+    expect(seen[0]).toMatchObject({ budget: 900, roots: [{ path: '/a', label: 'api' }] });
+  });
+
   it('answers at most MAX_CONCURRENT_CALLS calls at once; the others wait their turn and are answered too', async () => {
     let running = 0;
     let most = 0;
