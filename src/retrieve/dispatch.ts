@@ -15,6 +15,7 @@ import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
 import { ripgrepSkipGlobs } from './filters.js';
 import { listSearchableFiles, type FileList } from './list.js';
+import { parentIgnores } from './parent-ignore.js';
 import { includeForRg, normalizeGlobs } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
@@ -74,7 +75,9 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     const key = keyOf(scope);
     let list = lists.get(key);
     if (!list) {
-      list = rg().then((path) =>
+      // read alongside the listing: the rules of the .gitignore files above a root inside a git worktree
+      const above = parentIgnores(scope.root);
+      const listed = rg().then((path) =>
         listSearchableFiles(scope, { rgPath: path, logger, signal, timeout }).catch(async (error: unknown) => {
           // rg that crashes, hangs or prints garbage costs speed, not the run: fast-glob lists instead
           if (!isSearchFailure(error) || signal?.aborted) throw error;
@@ -90,6 +93,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           return { files, avgSize: files.length === 0 ? 0 : listed.files.reduce((sum, f) => sum + f.size, 0) / files.length, skipped: listed.skipped };
         }),
       );
+      list = Promise.all([listed, above]).then(([found, ignored]) => (ignored ? withoutIgnored(found, ignored) : found));
       lists.set(key, list);
       // a failed listing is not remembered: the next call tries again
       list.catch(() => lists.delete(key));
@@ -148,6 +152,13 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
       return dispatch(request, { rgPath: path, listOf, index: indexOf(request, path), logger, timeout, signal, hung });
     },
   };
+}
+
+/** The listing without the files the rules above its root ignore, counted as `ignored`. */
+function withoutIgnored(list: FileList, ignored: (path: string) => boolean): FileList {
+  const files = list.files.filter((path) => !ignored(path));
+  const dropped = list.files.length - files.length;
+  return dropped === 0 ? list : { ...list, files, skipped: { ...list.skipped, ignored: (list.skipped.ignored ?? 0) + dropped } };
 }
 
 /** `logger`, with each distinct warning passed on once. */

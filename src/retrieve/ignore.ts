@@ -2,8 +2,9 @@
  * .gitignore semantics for globbed paths, through the `ignore` package. Every .gitignore under
  * the root (and .git/info/exclude) is rewritten into one root-level rule list, deeper files
  * last, so a nested rule applies relative to its directory and overrides its parents' rules,
- * as in git. Rules from directories above the root are not read (ripgrep runs with
- * `--no-ignore-parent` to match).
+ * as in git. Rules from directories above the root are not read here, as ripgrep runs with
+ * `--no-ignore-parent`: those of a git worktree the root lies inside apply to either listing
+ * (`parent-ignore.ts`).
  */
 import { lstat, realpath } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -374,7 +374,8 @@ export interface RgFilter {
 
 /**
  * Flags every run shares: .gitignore honoured outside a git repository too, nothing from above
- * the root or the user's config. `.git/info/exclude` is read only when `.git` is a real
+ * the root (the listing applies a git worktree's rules above it: `parent-ignore.ts`) or the
+ * user's config. `.git/info/exclude` is read only when `.git` is a real
  * directory: a `.git` link (or a worktree's `gitdir:` file) leads out of the root.
  */
 export function commonArgs(filter: RgFilter): string[] {

@@ -1,0 +1,76 @@
+/**
+ * A root inside a git worktree (a package of a monorepo) inherits the ignore rules above it, as
+ * in git: the real searcher (rg) on temp repositories, the root a subdirectory.
+ */
+import { execFileSync } from 'node:child_process';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SearchScope } from '../../src/core/deps.js';
+import { createSearcher } from '../../src/retrieve/dispatch.js';
+import { planQuery } from '../../src/refine/plan.js';
+import { useTempRepos } from '../helpers/make-repo.js';
+
+const repo = useTempRepos();
+
+function scopeOf(root: string): SearchScope {
+  return { root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 };
+}
+
+const PACKAGE = {
+  'packages/app/src/invoice.ts': 'export function parseInvoiceTotal(x) {\n  return x.total;\n}\n',
+  'packages/app/generated/gen.ts': 'export const parseInvoiceTotalGen = parseInvoiceTotal; // parseInvoiceTotal\n',
+  'packages/app/debug.log': 'parseInvoiceTotal failed\n',
+  'packages/app/dist/out.js': 'function parseInvoiceTotal(x) { return x.total }\n',
+  'packages/app/tmp/scratch.ts': 'parseInvoiceTotal()\n',
+};
+
+describe('ignore rules above the root', () => {
+  it('applies the .gitignore files between the worktree top and the root, and .git/info/exclude, to the listing and the search', async () => {
+    const r = repo({
+      ...PACKAGE,
+      '.gitignore': 'generated/\n*.log\n/tmp\n',
+      'packages/.gitignore': 'dist/\n',
+      'packages/app/src/keep.log': 'parseInvoiceTotal\n',
+      'packages/app/.gitignore': '!src/keep.log\n',
+    });
+    writeFileSync(join(r.root, '.git/info/exclude'), 'scratch.ts\n');
+    const root = join(r.root, 'packages/app');
+    const searcher = createSearcher();
+    // `/tmp` is anchored to the top: packages/app/tmp is not it, but the exclude names scratch.ts
+    // anywhere; the root's own `!src/keep.log` re-includes what the top's `*.log` ignores
+    expect(await searcher.listFiles(scopeOf(root))).toEqual(['.gitignore', 'src/invoice.ts', 'src/keep.log']);
+    const found = await searcher.search({ ...scopeOf(root), query: planQuery('parseInvoiceTotal returns the wrong total'), maxCandidates: 50 });
+    expect(found.candidates.map((c) => c.path).sort()).toEqual(['src/invoice.ts', 'src/keep.log']);
+    expect(found.stats.skipped.ignored).toBe(4);
+  });
+
+  it('leaves them out when the root itself is ignored from above (a home directory ignoring `*`), outside a worktree, and at the top', async () => {
+    const home = repo({ ...PACKAGE, '.gitignore': '*\n' });
+    expect(await createSearcher().listFiles(scopeOf(join(home.root, 'packages/app')))).toContain('generated/gen.ts');
+    const plain = repo({ ...PACKAGE, '.gitignore': 'generated/\n' }, { git: false });
+    expect(await createSearcher().listFiles(scopeOf(join(plain.root, 'packages/app')))).toContain('generated/gen.ts');
+    // at the top, rg reads the root's own rules as before
+    const top = repo({ ...PACKAGE, '.gitignore': 'generated/\n' });
+    expect(await createSearcher().listFiles(scopeOf(top.root))).not.toContain('packages/app/generated/gen.ts');
+  });
+
+  it('reads only regular ignore files inside the worktree: a link out of it or a FIFO is passed over, and the root reached through a link still inherits', async () => {
+    const outside = repo({ rules: 'src/\n' }, { git: false });
+    const linked = repo({ ...PACKAGE, '.gitignore': 'generated/\n' });
+    symlinkSync(join(outside.root, 'rules'), join(linked.root, 'packages/.gitignore'));
+    const files = await createSearcher().listFiles(scopeOf(join(linked.root, 'packages/app')));
+    expect(files).toContain('src/invoice.ts');
+    expect(files).not.toContain('generated/gen.ts');
+    if (process.platform === 'linux') {
+      // opened, a FIFO waits for a writer for ever
+      const piped = repo({ ...PACKAGE, '.gitignore': 'generated/\n' });
+      execFileSync('mkfifo', [join(piped.root, 'packages/.gitignore')]);
+      expect(await createSearcher().listFiles(scopeOf(join(piped.root, 'packages/app')))).toEqual(['debug.log', 'dist/out.js', 'src/invoice.ts', 'tmp/scratch.ts']);
+    }
+    const r = linked;
+    const link = repo({}, { git: false });
+    symlinkSync(join(r.root, 'packages/app'), join(link.root, 'app'));
+    expect(await createSearcher().listFiles(scopeOf(join(link.root, 'app')))).not.toContain('generated/gen.ts');
+  });
+});
