@@ -2,6 +2,7 @@ import type { Deps, SearchScope } from '../core/deps.js';
 import { redactSecrets } from '../core/redact.js';
 import type { Candidate, EgressPart, Gap, Query, Usage } from '../core/types.js';
 import { renderSignatureParts } from '../evaluate/signature.js';
+import { isSafeGlob } from '../refine/suggested.js';
 import type { ScoutAction, ToolOutcome } from '../refine/llm-scout.js';
 import type { ModelRoles } from './model-roles.js';
 
@@ -72,16 +73,24 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
     if (action.tool === 'grep') {
       const { candidates } = await search({ literals: [arg] }, signal);
       const egress: EgressPart[] = [];
-      const lines = candidates.slice(0, LISTED).map((c) => {
-        const hit = c.hits.find((h) => h.text.toLowerCase().includes(arg.toLowerCase())) ?? c.hits[0];
-        if (!hit) return c.path;
-        const line = `${c.path}:${hit.line}: ${redactSecrets(hit.text, { path: c.path }).trim().slice(0, 120)}`;
-        egress.push({ path: c.path, lines: [hit.line], bytes: Buffer.byteLength(line) });
-        return line;
-      });
+      const lines = await Promise.all(
+        candidates.slice(0, LISTED).map(async (c) => {
+          const hit = c.hits.find((h) => h.text.toLowerCase().includes(arg.toLowerCase())) ?? c.hits[0];
+          // Masked in the whole file, as a signature is: a line alone does not say that the
+          // value on it is the password its key, a line above, names (`password:\n  Zq8v…`).
+          const text = hit && (await deps.facts.readText(scope.root, c.path));
+          const shown = hit && text !== undefined ? redactSecrets(text, { path: c.path }).split('\n')[hit.line - 1] : undefined;
+          if (!hit || shown === undefined) return c.path;
+          const line = `${c.path}:${hit.line}: ${shown.trim().slice(0, 120)}`;
+          egress.push({ path: c.path, lines: [hit.line], bytes: Buffer.byteLength(line) });
+          return line;
+        }),
+      );
       return { observation: lines.join('\n'), candidates: candidates.slice(0, LISTED), egress };
     }
     if (action.tool === 'glob') {
+      // as the planner's globs: a glob of 70,000 characters was past what the path matcher compiles, and the run failed
+      if (!isSafeGlob(arg)) return { observation: `${arg.slice(0, 60)}: not a glob this tool takes (root-relative, at most 120 characters)`, candidates: [] };
       const { candidates } = await search({ patterns: [arg] }, signal);
       return { observation: candidates.slice(0, LISTED).map((c) => c.path).join('\n'), candidates: candidates.slice(0, LISTED) };
     }

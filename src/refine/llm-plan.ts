@@ -4,6 +4,7 @@ import { identifierTerms, isCodeLike } from '../core/text.js';
 import type { Query } from '../core/types.js';
 import { completeStructured, type ReplyMemo, type StructuredResult } from '../llm/structured.js';
 import { clipTask } from '../llm/task.js';
+import { isSafeDir, isSafeGlob, MAX_FOCUS_AREAS } from './suggested.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 
 /** What the `plan` and `refine` prompts ask for. */
@@ -59,14 +60,10 @@ export function widenQuery(query: Query, reply: QueryReply): Query {
     }
   }
   const patterns = [...new Set([...query.patterns, ...reply.patterns.filter(isSafeGlob).slice(0, MAX_PATTERNS)])];
-  const focusAreas = [...new Set([...query.focusAreas, ...reply.focusAreas.map((f) => f.replace(/^\.?\/+|\/+$/g, '')).filter((f) => f && !f.startsWith('..'))])];
+  const focusAreas = [...new Set([...query.focusAreas, ...reply.focusAreas.map((f) => f.replace(/^\.?\/+|\/+$/g, '')).filter(isSafeDir).slice(0, MAX_FOCUS_AREAS)])];
   return { ...query, keywords, weights, symbols, literals, patterns, focusAreas };
 }
 
-/** Root-relative globs only: nothing absolute, nothing climbing out of the root. */
-function isSafeGlob(pattern: string): boolean {
-  return pattern.length > 0 && pattern.length <= 120 && !pattern.startsWith('/') && !pattern.includes('..');
-}
 
 function strings(): Record<string, unknown> {
   return { type: 'array', items: { type: 'string' } };

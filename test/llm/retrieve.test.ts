@@ -249,4 +249,45 @@ describe('retrieve with a model', () => {
       await stub2.close();
     }
   });
+
+  it("masks a subagent's grep lines as whole files are masked, refuses its overlong globs, and bounds the focus areas a model names", async () => {
+    // A value on the line below its key: the line alone does not say it is a password.
+    const secrets = { yaml: 'Zq8vLm3nPw0rdXy7K', ts: 'Rt5yHn8mKo2pLq9wE' };
+    repo.write('deploy/db.yml', `database:\n  host: db.internal\n  password:\n    ${secrets.yaml}\n`);
+    repo.write('src/lib/mailcfg.ts', `export const mailSecrets = {\n  password:\n    "${secrets.ts}",\n};\n`);
+    const judge = autoReply((path) => (path === 'src/auth/verify.ts' ? 0.9 : 0.1));
+    const focusAreas = ['deploy', 'src/../../../etc', 'a\u001b[31mb', 'x'.repeat(500), ...Array.from({ length: 2000 }, (_, i) => `dir${i}`)];
+    const stub2 = await startStubLlm((request) => {
+      if (request.schemaName === 'report_query' && request.prompt.includes('<scores>')) return { json: { keywords: [], patterns: [], excludes: [], focusAreas } };
+      if (request.schemaName === 'next_step') {
+        const actions = request.prompt.includes('(none yet)') ? [{ tool: 'grep', arg: secrets.yaml.slice(0, 6) }, { tool: 'grep', arg: secrets.ts.slice(0, 6) }] : request.prompt.includes('glob "') ? undefined : [{ tool: 'glob', arg: '*'.repeat(70_000) }];
+        return actions ? { json: { actions, found: [], done: false } } : { json: { actions: [], found: [], done: true } };
+      }
+      return judge(request);
+    });
+    try {
+      const result = await retrieve('verifyEmail token check is wrong', { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL } });
+      const scouts = stub2.requests.filter((r) => r.schemaName === 'next_step');
+      expect(scouts.length).toBeGreaterThanOrEqual(3);
+      // the grep found both lines, masked
+      expect(scouts.some((r) => /deploy\/db\.yml:4: /.test(r.prompt))).toBe(true);
+      expect(scouts.some((r) => /src\/lib\/mailcfg\.ts:3: /.test(r.prompt))).toBe(true);
+      for (const request of stub2.requests) {
+        expect(request.prompt).not.toContain(secrets.yaml);
+        expect(request.prompt).not.toContain(secrets.ts);
+      }
+      expect(scouts.some((r) => r.prompt.includes('not a glob this tool takes'))).toBe(true);
+      expect(result.provider).toBe('openai');
+      const shown = result.cycles.flatMap((c) => c.query.focusAreas ?? []);
+      expect(shown).toContain('deploy');
+      expect(shown.some((f) => f.includes('..') || /[\u0000-\u001f]/.test(f) || f.length > 120)).toBe(false);
+      // the first eight it may take of the reply's: deploy, dir0 … dir6
+      expect(shown).toContain('dir6');
+      expect(shown).not.toContain('dir7');
+    } finally {
+      await stub2.close();
+      repo.write('deploy/db.yml', '');
+      repo.write('src/lib/mailcfg.ts', '');
+    }
+  });
 });
