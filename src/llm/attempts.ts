@@ -18,18 +18,79 @@ export interface ProviderFetch {
  *   OpenAI SDK sleeps that long, deaf to the run's deadline and to Ctrl-C; the response is marked
  *   not to be retried (`x-should-retry: false`, which both SDKs read) and fails as the 429 it is.
  */
-export function providerFetch(timeout: number): ProviderFetch {
+export function providerFetch(timeout: number, maxBytes = MAX_REPLY_BYTES): ProviderFetch {
   let attempts = 0;
   return {
     attempts: () => attempts,
     async fetch(url, init) {
       attempts += 1;
-      // whichever comes first: the SDK's signal (its own timeout, the caller's abort) or ours (a `TimeoutError`)
-      const signal = init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeout)]) : AbortSignal.timeout(timeout);
-      const response = await fetch(url, { ...init, redirect: 'manual', signal });
-      return waitTooLong(response.headers) ? withHeaders(response, { 'x-should-retry': 'false' }) : response;
+      // A timer of our own, held until the body ends: an \`AbortSignal.timeout\` given to
+      // \`AbortSignal.any\` is held weakly (Node 20), so a collection could take it, and a body
+      // that stalled held the run until the caller's own deadline (120 s), as a provider error.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new DOMException(`no complete reply within ${timeout} ms`, 'TimeoutError')), timeout);
+      const settle = (): void => clearTimeout(timer);
+      // whichever comes first: the SDK's signal (its own timeout, the caller's abort) or ours (a \`TimeoutError\`)
+      const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
+      let response: Response;
+      try {
+        response = await fetch(url, { ...init, redirect: 'manual', signal });
+      } catch (error) {
+        settle();
+        throw error;
+      }
+      const bounded = boundedBody(response, maxBytes, settle);
+      return waitTooLong(bounded.headers) ? withHeaders(bounded, { 'x-should-retry': 'false' }) : bounded;
     },
   };
+}
+
+/**
+ * Bytes of a reply read at most. The SDKs read a body whole before anything here can cut it
+ * (\`clipReply\` keeps 200,000 characters of the text): a 300 MB reply took the process to 3.5 GB.
+ * A real reply is a few kilobytes.
+ */
+export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+
+/** Statuses whose response has no body (the \`Response\` constructor refuses one). */
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** \`response\` with a body that fails past \`maxBytes\`; \`done\` runs once the body ended, failed or was cancelled. */
+function boundedBody(response: Response, maxBytes: number, done: () => void): Response {
+  if (!response.body || NO_BODY.has(response.status)) {
+    done();
+    return response;
+  }
+  const reader = response.body.getReader();
+  let bytes = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done: ended, value } = await reader.read();
+        if (ended) {
+          done();
+          controller.close();
+          return;
+        }
+        bytes += value.byteLength;
+        if (bytes > maxBytes) {
+          done();
+          controller.error(new Error(`the reply was larger than ${Math.round(maxBytes / 1024 / 1024)} MB: not read further`));
+          await reader.cancel().catch(() => undefined);
+          return;
+        }
+        controller.enqueue(value);
+      } catch (error) {
+        done();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      done();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The wait `retry-after-ms` or `retry-after` (seconds or an HTTP date) asks for is over the bound. */

@@ -140,6 +140,15 @@ describe.each(['anthropic', 'openai'])('%s provider, a server that misbehaves', 
     expect(outcome).toMatchObject({ code: 'timeout' });
   });
 
+  it('reads no reply past 8 MB: a provider error, not a body read whole (300 MB took the process to 3.5 GB)', async () => {
+    stub.script({ status: 200, body: { padding: 'x'.repeat(40 * 1024 * 1024) } });
+    const before = process.memoryUsage().rss;
+    const outcome = await offlineAfter(models[api]!({ maxRetries: 0 }));
+    expect(outcome).toMatchObject({ code: 'provider_error' });
+    expect(String((outcome as Error).message)).toMatch(/larger than 8 MB/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
   it('follows no redirect: the prompt is not sent to a host nobody configured', async () => {
     const elsewhere = await startStubLlm();
     try {
@@ -159,7 +168,7 @@ describe.each(['anthropic', 'openai'])('%s provider, a server that misbehaves', 
   });
 
   it('reads at most 200,000 characters of a reply, and echoes at most 4,000 of a bad one (50 MB crashed the masking; 5 MB went back with each repair)', async () => {
-    stub.script({ text: `{"scores": "${'word '.repeat(2_400_000)}` }, { json: good });
+    stub.script({ text: `{"scores": "${'word '.repeat(1_200_000)}` }, { json: good });
     const result = await completeStructured(guardModel(models[api]!(), { deadline: 30_000 }), request, evaluateReplySchema);
     expect(result).toMatchObject({ ok: true, value: good });
     expect(stub.requests[1]!.raw.length).toBeLessThan(20_000);
