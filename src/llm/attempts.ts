@@ -29,6 +29,8 @@ export function providerFetch(timeout: number, maxBytes = MAX_REPLY_BYTES): Prov
       // that stalled held the run until the caller's own deadline (120 s), as a provider error.
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(new DOMException(`no complete reply within ${timeout} ms`, 'TimeoutError')), timeout);
+      // not what keeps the process alive (a body nobody reads would hold its exit): the request's socket does that
+      timer.unref();
       const settle = (): void => clearTimeout(timer);
       // whichever comes first: the SDK's signal (its own timeout, the caller's abort) or ours (a \`TimeoutError\`)
       const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
