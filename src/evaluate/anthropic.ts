@@ -2,7 +2,7 @@ import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, API
 import type { ChatModel, ModelReply, ModelRequest } from '../core/deps.js';
 import { abortError, ProviderError } from '../core/errors.js';
 import { isTimeoutAbort, providerFetch } from '../llm/attempts.js';
-import { clipReply, count, repairMessage } from '../llm/structured.js';
+import { clipReply, count, repairMessage, replyJson } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 import { ANTHROPIC_DEFAULT_MODEL } from './defaults.js';
 
@@ -71,7 +71,8 @@ function readMessage(message: unknown, model: string): ModelReply {
   if (typeof body !== 'object' || body === null || !Array.isArray(body.content)) throw new ProviderError('provider_error', `anthropic sent no message (model ${model})`, { provider: 'anthropic' });
   const blocks = body.content.filter((block): block is Record<string, unknown> => typeof block === 'object' && block !== null);
   const tool = blocks.find((block) => block.type === 'tool_use' && block.input !== undefined);
-  const text = tool ? (typeof tool.input === 'string' ? tool.input : JSON.stringify(tool.input)) : blocks.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+  const text = tool ? (typeof tool.input === 'string' ? tool.input : replyJson(tool.input)) : blocks.map((block) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+  if (text === undefined) throw new ProviderError('provider_error', `anthropic sent a tool call nested too deep to read (model ${model})`, { provider: 'anthropic' });
   return { text: clipReply(text), inputTokens: count(body.usage?.input_tokens), outputTokens: count(body.usage?.output_tokens) };
 }
 

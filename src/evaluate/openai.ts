@@ -2,7 +2,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUse
 import type { ChatModel, ModelReply, ModelRequest } from '../core/deps.js';
 import { abortError, ProviderError } from '../core/errors.js';
 import { isTimeoutAbort, providerFetch } from '../llm/attempts.js';
-import { clipReply, count, repairMessage } from '../llm/structured.js';
+import { clipReply, count, repairMessage, replyJson } from '../llm/structured.js';
 import { describeStatus } from './provider-errors.js';
 import { OPENAI_DEFAULT_MODEL } from './defaults.js';
 
@@ -106,7 +106,8 @@ function readCompletion(completion: unknown, model: string): ModelReply {
   const body = completion as { choices?: Array<{ message?: { content?: unknown } }>; usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null;
   if (typeof body !== 'object' || body === null || !Array.isArray(body.choices)) throw new ProviderError('provider_error', `openai sent no completion (model ${model})`, { provider: 'openai' });
   const content = body.choices[0]?.message?.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('') : content == null ? '' : JSON.stringify(content);
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('') : content == null ? '' : replyJson(content);
+  if (text === undefined) throw new ProviderError('provider_error', `openai sent content nested too deep to read (model ${model})`, { provider: 'openai' });
   return { text: clipReply(text), inputTokens: count(body.usage?.prompt_tokens), outputTokens: count(body.usage?.completion_tokens) };
 }
 

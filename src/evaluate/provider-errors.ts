@@ -1,4 +1,4 @@
-import { ProviderError } from '../core/errors.js';
+import { errorLine, ProviderError } from '../core/errors.js';
 
 /**
  * An HTTP status from either SDK → our vocabulary. Kept apart from the SDK files so both map a
@@ -12,6 +12,7 @@ export function describeStatus(provider: string, status: number, model: string, 
   }
   if (status === 429) return new ProviderError('rate_limited', `${provider} is rate limiting (HTTP 429) after retries`, { ...options, retryable: true });
   if (status >= 500) return new ProviderError('provider_error', `${provider} failed with HTTP ${status} after retries`, { ...options, retryable: true });
-  const detail = cause instanceof Error ? `: ${cause.message.split('\n')[0]}` : '';
+  // a server's message, one line of it and cut as error lines are: a megabyte of it was echoed whole
+  const detail = cause instanceof Error ? `: ${errorLine(cause.message)}` : '';
   return new ProviderError('provider_error', `${provider} rejected the request for model ${model} (HTTP ${status})${detail}`, options);
 }

@@ -60,9 +60,28 @@ export function clipReply(text: string): string {
   return text.length > MAX_REPLY_CHARS ? text.slice(0, MAX_REPLY_CHARS) : text;
 }
 
-/** A token count as the server reported it, or 0 when it is not a count. */
+/**
+ * A token count as the server reported it, or 0 when it is not one: a whole number of at most
+ * `MAX_REPORTED_TOKENS`. `1e308` summed to Infinity, which the JSON result wrote as null.
+ */
 export function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.min(Math.round(value), MAX_REPORTED_TOKENS) : 0;
+}
+
+/** Tokens one call may report: far past any model's context, and sums of them stay exact numbers. */
+const MAX_REPORTED_TOKENS = 100_000_000;
+
+/**
+ * A reply's structured part as text. JSON nested thousands deep (a 20 kB reply) overflowed the
+ * stack in \`JSON.stringify\`, outside the SDK's error mapping: the run failed. Undefined then,
+ * and the caller has no reply.
+ */
+export function replyJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return undefined;
+  }
 }
 
 /** The repair turn's text, the same for every provider. */

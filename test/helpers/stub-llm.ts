@@ -34,6 +34,8 @@ export type Reply =
   | { delay: number; then: Reply }
   /** A 200 whose body never ends: a byte every 50 ms until the client hangs up. */
   | { endless: true }
+  /** A body sent as written (JSON too deep for this process to stringify, say). */
+  | { raw: string; status?: number }
   | ((request: RecordedRequest) => Reply);
 
 export interface StubLlm {
@@ -94,6 +96,11 @@ async function answer(res: ServerResponse, request: RecordedRequest, reply: Repl
     res.write('{"id":"x","choices":[');
     const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 50);
     res.on('close', () => clearInterval(timer));
+    return;
+  }
+  if ('raw' in resolved) {
+    res.writeHead(resolved.status ?? 200, { 'content-type': 'application/json' });
+    res.end(resolved.raw);
     return;
   }
   if ('status' in resolved) return send(res, resolved.status, resolved.body ?? errorBody(request.api, resolved.status), resolved.headers);

@@ -149,6 +149,29 @@ describe.each(['anthropic', 'openai'])('%s provider, a server that misbehaves', 
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
   });
 
+  it('answered with JSON nested 10,000 deep: a provider error, not a crash (JSON.stringify overflowed the stack)', async () => {
+    const nested = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    const raw = api === 'anthropic' ? `{"content":[{"type":"tool_use","id":"t","name":"report_scores","input":{"scores":${nested}}}],"usage":{"input_tokens":1,"output_tokens":1}}` : `{"choices":[{"message":{"role":"assistant","content":{"scores":${nested}}},"finish_reason":"stop"}]}`;
+    stub.script({ raw }, { raw });
+    const outcome = await offlineAfter(models[api]!({ maxRetries: 0 }));
+    expect(outcome).toMatchObject({ code: 'provider_error' });
+    expect(String((outcome as Error).message)).toMatch(/nested too deep/);
+  });
+
+  it('reads a token count as a bounded whole number (1e308 summed to Infinity, written as null)', async () => {
+    const raw = api === 'anthropic' ? JSON.stringify({ content: [{ type: 'tool_use', id: 't', name: 'report_scores', input: good }], usage: { input_tokens: 1e308, output_tokens: 2.6 } }) : JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(good) }, finish_reason: 'stop' }], usage: { prompt_tokens: 1e308, completion_tokens: 2.6 } });
+    stub.script({ raw });
+    const result = await completeStructured(models[api]!(), request, evaluateReplySchema);
+    expect(result).toMatchObject({ ok: true, usage: { inputTokens: 100_000_000, outputTokens: 3 } });
+  });
+
+  it("cuts a server's error message to one short line (a megabyte of it was echoed whole)", async () => {
+    stub.script({ status: 404, body: api === 'anthropic' ? { type: 'error', error: { type: 'not_found_error', message: `\u001b[31m${'A'.repeat(1_000_000)}` } } : { error: { message: `\u001b[31m${'A'.repeat(1_000_000)}`, type: 'invalid_request_error', code: null } } });
+    const outcome = await offlineAfter(models[api]!({ maxRetries: 0 }));
+    expect(outcome).toMatchObject({ code: 'provider_error' });
+    expect(String((outcome as Error).message).length).toBeLessThan(700);
+  });
+
   it('follows no redirect: the prompt is not sent to a host nobody configured', async () => {
     const elsewhere = await startStubLlm();
     try {
