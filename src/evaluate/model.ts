@@ -60,7 +60,9 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
         const result = await completeStructured(model, { role: 'evaluate', prompt: text, schema: EVALUATE_SCHEMA, maxTokens: 200 + 80 * batch.length, egress }, evaluateReplySchema, stop.signal);
         addUsage(usage, result.usage);
         if (result.ok) return toScores(batch, result.value, prior, standIns);
-        failed.set(result.problem, (failed.get(result.problem) ?? 0) + batch.length);
+        // `at position 1043`, or the reply's own text quoted, differ batch to batch for the same fault
+        const problem = result.problem.replace(/\b(position|line|column) \d+/g, '$1 N').replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON/, ' is not valid JSON');
+        failed.set(problem, (failed.get(problem) ?? 0) + batch.length);
         standIns.push(...batch.map((c) => c.path));
         return batch.map((c) => standIn(c, prior));
       };

@@ -4,17 +4,77 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; problem: string };
 
 /**
  * A model's JSON reply, leniently read: servers without structured output wrap it in a Markdown
- * fence or a sentence. The first `{` to the last `}` is parsed, then validated with `schema`.
- * `problem` is one line the model can act on in a repair turn.
+ * fence or a sentence. The first `{` to the last `}` is parsed, then validated with `schema`;
+ * failing that, each whole object in the reply. `problem` is one line the model can act on in a
+ * repair turn.
  */
 export function parseReply<S extends z.ZodType>(text: string, schema: S): Parsed<z.output<S>> {
   const read = readJson(text);
-  if ('problem' in read) return { ok: false, problem: read.problem };
-  const parsed = schema.safeParse(read.value);
+  const checked: Parsed<z.output<S>> = 'problem' in read ? { ok: false, problem: read.problem } : check(read.value, schema);
+  if (checked.ok) return checked;
+  // JSON then prose holding a brace ("Hope this helps {x}"), or a reasoning model's <think> with
+  // a draft before the answer: the first `{` to the last `}` is no JSON then, so each whole
+  // object of the reply is tried, the last first (the answer follows the thinking).
+  const objects = objectsIn(text);
+  for (const value of [...objects].reverse()) {
+    const found = check(value, schema);
+    if (found.ok) return found;
+  }
+  // an object that parsed says more to the repair turn than the text around it failing to
+  return 'problem' in read && objects.length > 0 ? check(objects.at(-1), schema) : checked;
+}
+
+function check<S extends z.ZodType>(value: unknown, schema: S): Parsed<z.output<S>> {
+  const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : 'the top level';
   return { ok: false, problem: `the reply does not match the schema at ${where}: ${issue?.message ?? 'invalid'}` };
+}
+
+/** Objects tried at most: a reply is clipped to 200,000 characters, so this bounds the work. */
+const MAX_TRIES = 64;
+
+/**
+ * The JSON objects of `text`, in order: from each `{`, the span to its balanced `}` (braces in
+ * strings count for nothing), parsed; one that does not parse was no object, and the next `{`
+ * after its start is tried (a brace in the prose before it).
+ */
+function objectsIn(text: string): unknown[] {
+  const values: unknown[] = [];
+  let from = 0;
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
+    const start = text.indexOf('{', from);
+    if (start < 0) break;
+    const end = closingBrace(text, start);
+    if (end < 0) {
+      from = start + 1;
+      continue;
+    }
+    try {
+      values.push(JSON.parse(text.slice(start, end + 1)));
+      from = end + 1;
+    } catch {
+      from = start + 1;
+    }
+  }
+  return values;
+}
+
+/** Where the object opening at `start` closes, or -1 when it does not. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /**

@@ -147,6 +147,12 @@ describe('retrieve with a model', () => {
     const stub2 = await startStubLlm((request) => (request.schemaName === 'report_scores' ? { json: { scores: 'no' } } : autoReply()(request)));
     await retrieve(TASK, { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL }, maxCycles: 1, modelCandidates: 6, batchSize: 2 }).finally(() => stub2.close());
     expect(warnings.filter((w) => w.includes('scored offline'))).toEqual([expect.stringMatching(/^openai: unusable reply twice \(.*\); \d+ files scored offline$/)]);
+    // the same fault at another position in each batch's reply is still one fault
+    warnings = [];
+    let n = 0;
+    const stub3 = await startStubLlm((request) => (request.schemaName === 'report_scores' ? { text: `{"scores": [${' '.repeat(++n)}{"path": }` } : autoReply()(request)));
+    await retrieve(TASK, { ...openai(), env: { OPENAI_BASE_URL: stub3.openaiURL }, maxCycles: 1, modelCandidates: 6, batchSize: 2 }).finally(() => stub3.close());
+    expect(warnings.filter((w) => w.includes('scored offline'))).toEqual([expect.stringMatching(/^openai: unusable reply twice \(the reply is not valid JSON \(Unexpected token '}' is not valid JSON\)\); \d+ files scored offline$/)]);
   });
 
   it.each([
