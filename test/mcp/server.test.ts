@@ -29,6 +29,19 @@ async function connect(retriever: Retriever, cwd = '/', confineTo?: string[]): P
   return client;
 }
 
+/** A retriever that answers nothing and keeps the options of each call. */
+function recordingRetriever(): { seen: RetrieveOptions[]; retriever: Retriever } {
+  const seen: RetrieveOptions[] = [];
+  const retriever: Retriever = {
+    retrieve: async (task, options = {}) => {
+      seen.push(options);
+      return { task, root: '/r', provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: 0 } satisfies RetrieveResult;
+    },
+    close: async () => {},
+  };
+  return { seen, retriever };
+}
+
 const textOf = (result: Record<string, unknown>): string => ((result.content as Array<{ text?: string }>) ?? []).map((c) => c.text ?? '').join('');
 
 describe('createMcpServer', () => {
@@ -76,15 +89,8 @@ describe('createMcpServer', () => {
   });
 
   it('passes the call options through: budget, scope, deep, content', async () => {
-    const seen: RetrieveOptions[] = [];
-    const fake: Retriever = {
-      retrieve: async (task, options = {}) => {
-        seen.push(options);
-        return { task, root: '/r', provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: 0 } satisfies RetrieveResult;
-      },
-      close: async () => {},
-    };
-    const client = await connect(fake, '/srv');
+    const { seen, retriever } = recordingRetriever();
+    const client = await connect(retriever, '/srv');
     await client.callTool({ name: 'retrieve_context', arguments: { task: 't', budget: 1234, scope: ['src'], deep: true, content: false, root: 'app' } });
     await client.callTool({ name: 'locate_bug', arguments: { error: 'boom', budget: 555 } });
     expect(seen[0]).toMatchObject({ budget: 1234, scope: ['src'], deep: true, withContent: false, root: '/srv/app' });
@@ -93,15 +99,8 @@ describe('createMcpServer', () => {
   });
 
   it('refuses an argument a tool does not take, saying what it may have meant, instead of running without it', async () => {
-    const seen: RetrieveOptions[] = [];
-    const fake: Retriever = {
-      retrieve: async (task, options = {}) => {
-        seen.push(options);
-        return { task, root: '/r', provider: 'offline', files: [], candidates: [], gaps: [], cycles: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 }, tokens: 0 } satisfies RetrieveResult;
-      },
-      close: async () => {},
-    };
-    const client = await connect(fake, '/srv');
+    const { seen, retriever } = recordingRetriever();
+    const client = await connect(retriever, '/srv');
     const call = async (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
     // dropped, rootDir searched the server's own root and max_tokens packed the default budget
     const rootDir = await call('retrieve_context', { task: 't', rootDir: '/elsewhere' });
