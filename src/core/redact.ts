@@ -89,6 +89,8 @@ const CONNECTION_PASSWORD = /([;"'](?:password|pwd|accountkey|sharedaccesskey|sh
 
 /** `<password>…</password>` in XML configuration. */
 const XML_SECRET = /(<([A-Za-z0-9_.:-]{0,60}(?:password|passwd|secret|token|apikey|api_key|accesskey|access_key)[A-Za-z0-9_.-]{0,60})>)([^<\n]+)(<\/\2>)/gi;
+/** The same with the value on a line of its own, as a formatter lays it out: `<password>`, the value, `</password>`. */
+const XML_SECRET_LINES = /(<([A-Za-z0-9_.:-]{0,60}(?:password|passwd|secret|token|apikey|api_key|accesskey|access_key)[A-Za-z0-9_.-]{0,60})>[ \t]*\r?\n[ \t]*)([^<\s][^<\n]*?)([ \t]*\r?\n[ \t]*<\/\2>)/gi;
 
 /**
  * `password = "…"`, `apiKey: '…'`, `SECRET_TOKEN=…`, `token := "…"`: an assignment, the value
@@ -126,9 +128,10 @@ const USER_PASSWORD_FLAG = /((?:^|[ \t])(?:-u|--user)[ \t]+[^\s:'"`]{1,100}:)([^
 const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s'"`-][^\s'"`]{5,})/g;
 /**
  * A secret-named YAML key whose value is on the next line (`password:` then the value indented,
- * or a `|` / `>` block): the value's first line is masked.
+ * or a `|` / `>` block), or a quoted key so (`"password":` in JSON or a Python dict): the
+ * value's first line is masked.
  */
-const YAML_KEY_LINE = /^([ \t]*)([A-Za-z_][\w.-]{0,80})[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?$/;
+const YAML_KEY_LINE = /^([ \t]*)(["']?)([A-Za-z_][\w.-]{0,80})\2[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?$/;
 /** A Dockerfile's older `ENV KEY value` (no `=`): the value is the rest of the line. */
 const DOCKER_ENV_SPACED = /^([ \t]*ENV[ \t]+)([A-Za-z_][\w.-]{0,80})([ \t]+)([^\s=](?:[^\n]*\S)?)([ \t]*\r?)$/gm;
 /**
@@ -173,6 +176,7 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   );
   out = out.replace(PGPASS_LINE, (match, head: string, password: string, tail: string) => (password === '*' || isReference(password) ? match : `${head}${REDACTED}${tail}`));
   out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
+  out = out.replace(XML_SECRET_LINES, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
   out = out.replace(TYPED_ASSIGNMENT, (match, key: string, head: string, quote: string, value: string) =>
     isSecretValue(key, value) ? `${key}${head}${quote}${REDACTED}${quote}` : match,
   );
@@ -195,7 +199,7 @@ function maskNextLineValues(text: string): string {
   const lines = text.split('\n');
   for (let i = 0; i + 1 < lines.length; i++) {
     const key = YAML_KEY_LINE.exec(lines[i]!.replace(/\r$/, ''));
-    if (!key || secretKeyKind(key[2]!) !== 'strong') continue;
+    if (!key || secretKeyKind(key[3]!) !== 'strong') continue;
     const next = /^([ \t]+)(\S.*?)(\r?)$/.exec(lines[i + 1]!);
     if (!next || next[1]!.length <= key[1]!.length || next[2]!.includes(REDACTED) || isReference(next[2]!) || /^[A-Za-z_][\w.-]*[ \t]*:/.test(next[2]!) || next[2]!.startsWith('- ')) continue;
     lines[i + 1] = `${next[1]}${REDACTED}${next[3]}`;

@@ -174,6 +174,10 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['FROM postgres:16\nENV POSTGRES_PASSWORD S3cretDockerPass9\n', `FROM postgres:16\nENV POSTGRES_PASSWORD ${REDACTED}\n`, 'deploy/Dockerfile'],
     ['ENV MYSQL_ROOT_PASSWORD two words  \r\n', `ENV MYSQL_ROOT_PASSWORD ${REDACTED}  \r\n`, 'Dockerfile'],
     ['db.example.com:5432:app:deploy:S3cretPgpassLine7\n*:*:*:*:hunter2\nlocalhost:5432:*:postgres:pa\\:ss', `db.example.com:5432:app:deploy:${REDACTED}\n*:*:*:*:${REDACTED}\nlocalhost:5432:*:postgres:${REDACTED}`, 'README.md'],
+    // the value on a line of its own below a quoted key, or between XML tags a formatter split
+    ['{\n  "password":\n    "Zq8wXc7vBn6mLk5jJS",\n  "host": "db"\n}', `{\n  "password":\n    ${REDACTED}\n  "host": "db"\n}`, 'config/db.json'],
+    ["cfg = {\n    'api_key':\n        'Zq8wXc7vBn6mLk5jPY',\n}", `cfg = {\n    'api_key':\n        ${REDACTED}\n}`, 'settings.py'],
+    ['<db>\n  <password>\n    Zq8wXc7vBn6mLk5jXM\n  </password>\n</db>', `<db>\n  <password>\n    ${REDACTED}\n  </password>\n</db>`, 'conf/app.xml'],
   ])('%s', (text, masked, path) => {
     expect(redactSecrets(text, { path })).toBe(masked);
   });
@@ -188,6 +192,8 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['const auth = require("./auth");\nlet auth = "basic";\nconfig.auth = authMode2;\nalways-auth=true', 'src/app.js'],
     ['ENV PATH /usr/local/bin\nENV DB_PASSWORD_FILE /run/secrets/db\nENV POSTGRES_PASSWORD ${PG_PASSWORD}', 'Dockerfile'],
     ['00:11:22:33:44:55\n12:30:45:67:89\n*:*:*:*:${PGPASS}', 'notes.txt'],
+    ['<password>\n  ${DB_PASSWORD}\n</password>\n<token>\n  <value>x</value>\n</token>', 'conf/app.xml'],
+    ['{\n  "password":\n    {\n      "minLength": 8\n    }\n}', 'schema.json'],
   ])('keeps what is not one: %s', (text, path) => {
     expect(redactSecrets(text, { path })).toBe(text);
   });
