@@ -15,7 +15,7 @@ import { silentLogger, type Logger } from '../core/log.js';
 import type { Candidate, DispatchResult } from '../core/types.js';
 import { ripgrepSkipGlobs } from './filters.js';
 import { listSearchableFiles, type FileList } from './list.js';
-import { parentIgnores } from './parent-ignore.js';
+import { filterIgnored, parentIgnores, type ParentRules } from './parent-ignore.js';
 import { includeForRg, normalizeGlobs } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
@@ -93,7 +93,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           return { files, avgSize: files.length === 0 ? 0 : listed.files.reduce((sum, f) => sum + f.size, 0) / files.length, skipped: listed.skipped };
         }),
       );
-      list = Promise.all([listed, above]).then(([found, ignored]) => (ignored ? withoutIgnored(found, ignored) : found));
+      list = Promise.all([listed, above]).then(([found, rules]) => (rules ? withoutIgnored(found, rules, logger, signal) : found));
       lists.set(key, list);
       // a failed listing is not remembered: the next call tries again
       list.catch(() => lists.delete(key));
@@ -155,8 +155,8 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
 }
 
 /** The listing without the files the rules above its root ignore, counted as `ignored`. */
-function withoutIgnored(list: FileList, ignored: (path: string) => boolean): FileList {
-  const files = list.files.filter((path) => !ignored(path));
+async function withoutIgnored(list: FileList, rules: ParentRules, logger: Logger, signal?: AbortSignal): Promise<FileList> {
+  const files = await filterIgnored(list.files, rules, (message) => logger.warn(message), signal);
   const dropped = list.files.length - files.length;
   return dropped === 0 ? list : { ...list, files, skipped: { ...list.skipped, ignored: (list.skipped.ignored ?? 0) + dropped } };
 }

@@ -151,9 +151,12 @@ function parseLines(content: string): string[] {
 export function rebaseRule(line: string, dir: string): string {
   if (dir === '') return line;
   const negative = line.startsWith('!');
-  const body = negative ? line.slice(1) : line;
+  // trailing spaces are no part of a rule unless escaped: `build/ ` is `build/`, not anchored
+  const body = (negative ? line.slice(1) : line).replace(/(^|[^\\])[ \t]+$/, '$1');
   const anchored = body.replace(/\/+$/, '').includes('/');
-  const rebased = anchored ? `${dir}/${body.replace(/^\/+/, '')}` : `${dir}/**/${body}`;
+  // the directory's own name is literal: `pkg[v2]` or `#drafts` read as a class or a comment
+  const base = dir.replace(/[\\[\]*?!# ]/g, '\\$&');
+  const rebased = anchored ? `${base}/${body.replace(/^\/+/, '')}` : `${base}/**/${body}`;
   return (negative ? '!' : '') + rebased;
 }
 

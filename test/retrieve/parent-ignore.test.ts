@@ -3,11 +3,14 @@
  * in git: the real searcher (rg) on temp repositories, the root a subdirectory.
  */
 import { execFileSync } from 'node:child_process';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchScope } from '../../src/core/deps.js';
+import { isAbortError } from '../../src/core/errors.js';
+import type { Logger } from '../../src/core/log.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
+import { filterIgnored, MAX_RULE_TESTS, type ParentRules } from '../../src/retrieve/parent-ignore.js';
 import { planQuery } from '../../src/refine/plan.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
@@ -72,5 +75,62 @@ describe('ignore rules above the root', () => {
     const link = repo({}, { git: false });
     symlinkSync(join(r.root, 'packages/app'), join(link.root, 'app'));
     expect(await createSearcher().listFiles(scopeOf(join(link.root, 'app')))).not.toContain('generated/gen.ts');
+  });
+
+  it('reads directory names as names, rules with trailing spaces as git does, and any depth below the top', async () => {
+    const r = repo({
+      'pkg[v2]/.gitignore': '*.log\n',
+      'pkg[v2]/sub/a.js': 'a',
+      'pkg[v2]/sub/b.log': 'b',
+      '#drafts/.gitignore': '*.tmp\n',
+      '#drafts/sub/c.js': 'c',
+      '#drafts/sub/d.tmp': 'd',
+      'a/.gitignore': 'build/ \n',
+      'a/pkg/x.js': 'x',
+      'a/pkg/build/y.js': 'y',
+    });
+    expect(await createSearcher().listFiles(scopeOf(join(r.root, 'pkg[v2]/sub')))).toEqual(['a.js']);
+    expect(await createSearcher().listFiles(scopeOf(join(r.root, '#drafts/sub')))).toEqual(['c.js']);
+    expect(await createSearcher().listFiles(scopeOf(join(r.root, 'a/pkg')))).toEqual(['x.js']);
+    const deep = join(r.root, ...Array.from({ length: 70 }, () => 'd'));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(r.root, '.gitignore'), '*.log\n');
+    writeFileSync(join(deep, 'a.js'), 'a');
+    writeFileSync(join(deep, 'b.log'), 'b');
+    expect(await createSearcher().listFiles(scopeOf(deep))).toEqual(['a.js']);
+  });
+
+  it('goes on when an ignore file above the root holds a rule rg cannot parse (rg exited 2: every search fell back to names), or more rules than it applies', async () => {
+    const outer = repo({ '.gitignore': '[z-a]\n', 'inner/src/session.ts': 'export function refreshSession() {}\n' }, { git: false });
+    const root = join(outer.root, 'inner');
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const warnings: string[] = [];
+    const logger: Logger = { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} };
+    const searcher = createSearcher({ logger });
+    const found = await searcher.search({ ...scopeOf(root), query: planQuery('refreshSession is broken'), maxCandidates: 10 });
+    expect(found.candidates[0]?.path).toBe('src/session.ts');
+    expect(found.candidates[0]?.termFreq).not.toEqual({});
+    expect(warnings).toEqual([expect.stringMatching(/\.gitignore: line 1: an ignore rule ripgrep cannot parse is not applied$/)]);
+    const many = repo({ '.gitignore': `${Array.from({ length: 2500 }, (_, i) => `gen${i}-*.dat`).join('\n')}\n*.log\n`, 'pkg/a.js': 'a', 'pkg/b.log': 'b' });
+    warnings.length = 0;
+    await createSearcher({ logger }).listFiles(scopeOf(join(many.root, 'pkg')));
+    expect(warnings.join('\n')).toMatch(/hold more rules than the first 2000: \d+ are not applied/);
+  });
+
+  it('bounds the rule tests: past the bound only directories are tested, and the signal is heard between chunks', async () => {
+    const files = [...Array.from({ length: 5000 }, (_, i) => `gen/f${i}.ts`), ...Array.from({ length: 5000 }, (_, i) => `src/f${i}.log`)];
+    let tested = 0;
+    const rules: ParentRules = { top: '/top', rules: Math.ceil(MAX_RULE_TESTS / 2000), dropped: 0, ignores: (path) => (tested++, path.startsWith('gen/') || path.endsWith('.log')) };
+    const warnings: string[] = [];
+    const kept = await filterIgnored(files, rules, (m) => void warnings.push(m));
+    // the directory rule applied, the file rule not: 2 directories tested, not 10,000 files
+    expect(kept).toHaveLength(5000);
+    expect(kept[0]).toBe('src/f0.log');
+    expect(tested).toBe(2);
+    expect(warnings).toEqual([expect.stringMatching(/only their directory rules are applied/)]);
+    const stop = new AbortController();
+    stop.abort();
+    const aborted = await filterIgnored(files, { ...rules, rules: 10 }, () => undefined, stop.signal).catch((e: unknown) => e);
+    expect(isAbortError(aborted)).toBe(true);
   });
 });
