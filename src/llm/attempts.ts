@@ -24,15 +24,15 @@ export function providerFetch(timeout: number, maxBytes = MAX_REPLY_BYTES): Prov
     attempts: () => attempts,
     async fetch(url, init) {
       attempts += 1;
-      // A timer of our own, held until the body ends: an \`AbortSignal.timeout\` given to
-      // \`AbortSignal.any\` is held weakly (Node 20), so a collection could take it, and a body
+      // A timer of our own, held until the body ends: an `AbortSignal.timeout` given to
+      // `AbortSignal.any` is held weakly (Node 20), so a collection could take it, and a body
       // that stalled held the run until the caller's own deadline (120 s), as a provider error.
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(new DOMException(`no complete reply within ${timeout} ms`, 'TimeoutError')), timeout);
       // not what keeps the process alive (a body nobody reads would hold its exit): the request's socket does that
       timer.unref();
       const settle = (): void => clearTimeout(timer);
-      // whichever comes first: the SDK's signal (its own timeout, the caller's abort) or ours (a \`TimeoutError\`)
+      // whichever comes first: the SDK's signal (its own timeout, the caller's abort) or ours (a `TimeoutError`)
       const signal = init?.signal ? AbortSignal.any([init.signal, deadline.signal]) : deadline.signal;
       let response: Response;
       try {
@@ -49,15 +49,15 @@ export function providerFetch(timeout: number, maxBytes = MAX_REPLY_BYTES): Prov
 
 /**
  * Bytes of a reply read at most. The SDKs read a body whole before anything here can cut it
- * (\`clipReply\` keeps 200,000 characters of the text): a 300 MB reply took the process to 3.5 GB.
+ * (`clipReply` keeps 200,000 characters of the text): a 300 MB reply took the process to 3.5 GB.
  * A real reply is a few kilobytes.
  */
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
-/** Statuses whose response has no body (the \`Response\` constructor refuses one). */
+/** Statuses whose response has no body (the `Response` constructor refuses one). */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
 
-/** \`response\` with a body that fails past \`maxBytes\`; \`done\` runs once the body ended, failed or was cancelled. */
+/** `response` with a body that fails past `maxBytes`; `done` runs once the body ended, failed or was cancelled. */
 function boundedBody(response: Response, maxBytes: number, done: () => void): Response {
   if (!response.body || NO_BODY.has(response.status)) {
     done();

@@ -73,7 +73,7 @@ const MAX_REPORTED_TOKENS = 100_000_000;
 
 /**
  * A reply's structured part as text. JSON nested thousands deep (a 20 kB reply) overflowed the
- * stack in \`JSON.stringify\`, outside the SDK's error mapping: the run failed. Undefined then,
+ * stack in `JSON.stringify`, outside the SDK's error mapping: the run failed. Undefined then,
  * and the caller has no reply.
  */
 export function replyJson(value: unknown): string | undefined {

@@ -64,7 +64,6 @@ export function widenQuery(query: Query, reply: QueryReply): Query {
   return { ...query, keywords, weights, symbols, literals, patterns, focusAreas };
 }
 
-
 function strings(): Record<string, unknown> {
   return { type: 'array', items: { type: 'string' } };
 }

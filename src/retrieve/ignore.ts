@@ -29,6 +29,8 @@ export interface IgnoreRules {
   pruneGlobs: string[];
   /** True when some rule re-includes (`!pattern`). */
   hasNegation: boolean;
+  /** Rules applied (at most `MAX_RULES`). */
+  count: number;
   /** Rules past `MAX_RULES` (the deepest files' last) or longer than `MAX_RULE_CHARS`, not applied; a file not read counts one. */
   dropped: number;
 }
@@ -75,7 +77,6 @@ export async function readIgnoreFiles(root: string, gitignores: readonly string[
   return { files, unread: 0 };
 }
 
-
 /**
  * Bytes read of an ignore file at most: its first `MAX_RULES` rules are far inside. A larger file
  * is still one, up to the size past which rg does not read it either (`MAX_IGNORE_FILE`: a
@@ -119,6 +120,7 @@ export function compileIgnoreRules({ files, unread }: IgnoreFiles): IgnoreRules 
     ignores: (path) => matcher.ignores(path),
     pruneGlobs: hasNegation ? [] : rules.flatMap(toPruneGlob).slice(0, MAX_PRUNE_GLOBS),
     hasNegation,
+    count: rules.length,
     dropped,
   };
 }

@@ -58,17 +58,16 @@ export async function parentIgnores(root: string): Promise<ParentRules | undefin
   // The root's own rules come after, as in git: its `!keep.log` re-includes a file a parent's `*.log` ignores.
   const own = await readIgnoreFiles(top, [`${inner}/.gitignore`]);
   const withOwn = compileIgnoreRules({ files: [...read.files, ...own.files.filter((f) => f.dir === inner)], unread: read.unread });
-  const rules = read.files.reduce((sum, f) => sum + f.content.split('\n').length, 0);
   return {
     top,
-    rules: Math.min(rules, MAX_RULES),
+    rules: above.count,
     dropped: above.dropped,
     ignores: (path) => {
       try {
         // rg listed it, so the root's rules (and those below it, which may re-include) keep it: only a parent's verdict can drop it
         return above.ignores(`${inner}/${path}`) && withOwn.ignores(`${inner}/${path}`);
       } catch {
-        return false; // a name the \`ignore\` package cannot take as a path: git would list it
+        return false; // a name the `ignore` package cannot take as a path: git would list it
       }
     },
   };
@@ -99,7 +98,7 @@ export async function filterIgnored(files: readonly string[], rules: ParentRules
       } else if (path !== '' && rules.ignores(`${path}/`)) ignoredDirs.add(path);
     }
   }
-  // a directory under an ignored one is ignored too (\`ignores\` reads a path's parents): its own verdict says so
+  // a directory under an ignored one is ignored too (`ignores` reads a path's parents): its own verdict says so
   return byPath ? kept : files.filter((path) => !ignoredDirs.has(dirOf(path)));
 }
 

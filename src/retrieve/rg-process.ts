@@ -305,20 +305,19 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
     if (lines.length > 0) run.onNotes?.(lines);
     return;
   }
-  const killedBy = code === null ? child.signalCode : null;
-  const said = lines[0]?.replace(/^rg: /, '');
-  // a path of 4,000 characters makes a warning nobody reads: its end (the reason) is kept
-  const firstLine = said === undefined ? (killedBy ? `killed by ${killedBy}` : `exit code ${String(code)}`) : said.length > 300 ? `…${said.slice(-299)}` : said;
   // rg also exits 2 when it finished but could not read some files, or could not parse a rule of
-  // an ignore file above the root (which it reads, \`--no-ignore-parent\` or not, and does not
+  // an ignore file above the root (which it reads, `--no-ignore-parent` or not, and does not
   // apply): the matches it found stand. Those rules are notes, as they are when rg exits 0.
   const notes = lines.filter(isIgnoreRuleNote);
   const errors = lines.filter((line) => !isIgnoreRuleNote(line));
+  const killedBy = code === null ? child.signalCode : null;
+  const said = (errors[0] ?? lines[0])?.replace(/^rg: /, '');
+  // a path of 4,000 characters makes a warning nobody reads: its end (the reason) is kept
+  const firstLine = said === undefined ? (killedBy ? `killed by ${killedBy}` : `exit code ${String(code)}`) : said.length > 300 ? `…${said.slice(-299)}` : said;
   if (code === 2 && (exit.finished ?? (lines.length > 0 && errors.every(isFileError)))) {
     if (notes.length > 0) run.onNotes?.(notes);
     if (errors.length > 0) {
-      const shown = errors[0]!.replace(/^rg: /, '');
-      run.logger.warn(`ripgrep skipped some files in ${run.root}: ${shown.length > 300 ? `…${shown.slice(-299)}` : shown}`);
+      run.logger.warn(`ripgrep skipped some files in ${run.root}: ${firstLine}`);
       run.onSkippedFiles?.();
     }
     return;
