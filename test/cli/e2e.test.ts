@@ -3,12 +3,12 @@
  * stderr, exit codes follow the table. Needs `npm run build` first (`npm test` does it).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 
-const BIN = resolve(__dirname, '../../dist/cli/bin.js');
+const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
 
 function run(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -18,6 +18,15 @@ function run(args: string[], options: { cwd?: string; input?: string; env?: Reco
     child.stdin?.end(options.input ?? '');
   });
 }
+
+describe('the package binary', () => {
+  it('is the bundle these tests run: declared by package.json, executable, a Node script', () => {
+    const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(resolve(__dirname, '../..', pkg.bin.ctxloop!)).toBe(BIN);
+    expect(() => accessSync(BIN, constants.X_OK)).not.toThrow();
+    expect(readFileSync(BIN, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  });
+});
 
 describe.runIf(existsSync(BIN))('ctxloop binary', () => {
   let repo: TempRepo;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRetrieveArgs, parseRootFlag } from '../../src/cli/args.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
-const BIN = resolve(__dirname, '../../dist/cli/bin.js');
+const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
 const makeRepo = useTempRepos();
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
