@@ -9,7 +9,7 @@ import { framesNearestFirst, parseStackTrace } from '../core/frames.js';
 import { UsageError } from '../core/errors.js';
 import { messageLiteral } from '../core/literals.js';
 import { callerOptions, DEFAULTS, type LocateOptions } from '../core/options.js';
-import type { Candidate, LocatedFrame, LocateResult, ParsedTrace, Query } from '../core/types.js';
+import type { Candidate, ErrorReport, LocatedFrame, LocateResult, ParsedTrace, Query } from '../core/types.js';
 import { scoreSuspects, type Place } from '../locate/score.js';
 import { prepareTool, type ToolDeps } from './tool-deps.js';
 
@@ -92,14 +92,31 @@ export async function locate(errorText: string, options: LocateOptions = {}, dep
     tool.logger.debug(`locate: ${parsed.frames.length} frames, ${matches.filter(Boolean).length} in the repository, ${history?.commits ?? 0} commits of history`);
     return {
       root: scope.root,
-      ...(error ? { error: { ...error, message: shown.text(error.message) } } : {}),
-      frames: parsed.frames.map((frame, i): LocatedFrame => (matches[i]?.paths.length === 1 ? { ...frame, path: matches[i].paths[0]! } : frame)),
-      candidates: candidates.map((c) => ({ ...c, reason: shown.text(c.reason) })),
+      ...(error ? { error: shownError(error, shown.text) } : {}),
+      frames: parsed.frames.map((frame, i): LocatedFrame => shownFrame(matches[i]?.paths.length === 1 ? { ...frame, path: matches[i].paths[0]! } : frame, shown.text)),
+      candidates: candidates.map((c) => ({ ...c, reason: shown.text(c.reason), ...(c.symbol === undefined ? {} : { symbol: shown.text(c.symbol) }) })),
       historyCommits: history?.commits ?? 0,
     };
   } finally {
     await tool.cache.flush();
   }
+}
+
+/**
+ * A frame as the result echoes it: what it quotes of the text (its file, its function as named
+ * and as written) with the text's secrets masked, as everything else the result echoes. A
+ * function named like a key (`at sk_live_… (src/db/users.ts:1:1)`) was searched for, and printed.
+ */
+function shownFrame(frame: LocatedFrame, shown: (line: string) => string): LocatedFrame {
+  const out: LocatedFrame = { ...frame };
+  if (frame.file !== undefined) out.file = shown(frame.file);
+  if (frame.symbol !== undefined) out.symbol = shown(frame.symbol);
+  if (frame.qualified !== undefined) out.qualified = shown(frame.qualified);
+  return out;
+}
+
+function shownError(error: ErrorReport, shown: (line: string) => string): ErrorReport {
+  return { ...error, message: shown(error.message), ...(error.type === undefined ? {} : { type: shown(error.type) }) };
 }
 
 /** One search for the frames' functions (to find their definitions) and the messages (to find where they are raised). */

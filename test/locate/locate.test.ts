@@ -188,6 +188,15 @@ describe('locate: maps frames of each trace format to repository files', () => {
     for (const secret of secrets) expect(echoed).not.toContain(secret);
   });
 
+  it('never echoes a secret standing where a frame names its function or file', async () => {
+    const secrets = ['sk_live_abcdefghijklmnopqrstuvwx', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'AKIAABCDEFGHIJKLMNOP'];
+    const result = await run(`Error: x\n    at ${secrets[0]} (lib/query.js:1:1)\n    at Foo.${secrets[1]} (lib/query.js:3:1)\n    at run (src/${secrets[2]}/main.js:9:1)`);
+    expect(result.candidates.map((c) => c.path)).toContain('lib/query.js');
+    expect(result.frames.map((f) => f.symbol)).toEqual(['[REDACTED]', '[REDACTED]', 'run']);
+    const echoed = JSON.stringify(result);
+    for (const secret of secrets) expect(echoed).not.toContain(secret);
+  });
+
   it('finds the definition of a frame\'s function that more files call than the search keeps', async () => {
     const files: Record<string, string> = { 'zz/def.ts': 'export function beta(x: number) {\n  return x;\n}\n' };
     for (let i = 1; i <= 420; i++) files[`src/u${i}.ts`] = `export const v${i} = beta(${i});\n`;
