@@ -1,4 +1,5 @@
 import type { Cache, FactsReader, HistoryReader, SearchScope, Searcher } from '../core/deps.js';
+import { UsageError } from '../core/errors.js';
 import { guardLogger, silentLogger, type Logger } from '../core/log.js';
 import type { ResolvedOptions, SearchOptions } from '../core/options.js';
 import { createCache, createMemoryCache, defaultCacheDir } from '../cache/store.js';
@@ -27,6 +28,11 @@ export interface PreparedTool {
  * the real dependencies. `input` is checked and copied by the tool first (`callerOptions`).
  */
 export async function prepareTool(input: SearchOptions, overrides: Partial<ToolDeps>): Promise<PreparedTool> {
+  // `roots` is retrieve()'s (a JavaScript caller may pass it here too): read as no root at all, it
+  // had the tool search the working directory, files of neither repository named.
+  if ((input as { roots?: unknown }).roots !== undefined) {
+    throw new UsageError('bad_option', 'trace() and locate() search one repository: roots is an option of retrieve()', { hint: 'give root: the repository to search' });
+  }
   const env = input.env ?? process.env;
   const options = await resolveRunOptions(input, env, defaultCacheDir(env));
   const logger = input.logger ? guardLogger(input.logger) : (overrides.logger ?? silentLogger);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { trace } from '../../src/orchestrator/call-trace.js';
+import { locate } from '../../src/orchestrator/locate.js';
 import type { TraceNode } from '../../src/core/types.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
@@ -37,6 +38,13 @@ describe('trace (real ripgrep, real files)', () => {
     const result = await trace('получить', { root: repo.root, cache: false, direction: 'callers' });
     expect(result.definitions.map((d) => `${d.file}:${d.line}`)).toEqual(['app/a.py:1']);
     expect((result.definitions[0]!.callers ?? []).map((c) => c.symbol)).toEqual(['main']);
+  });
+
+  it('refuses roots (retrieve\'s option) from a JavaScript caller instead of searching the working directory', async () => {
+    const repo = makeRepo(CHAIN);
+    const roots = [{ path: repo.root }] as unknown;
+    await expect(trace('step_one', { cache: false, roots } as Parameters<typeof trace>[1])).rejects.toMatchObject({ code: 'bad_option', message: 'trace() and locate() search one repository: roots is an option of retrieve()' });
+    await expect(locate('Error: x\n    at step_one (app/a.py:4:1)', { cache: false, roots } as Parameters<typeof locate>[1])).rejects.toMatchObject({ code: 'bad_option' });
   });
 
   it('refuses what is no symbol name in one short line: not a string, too long', async () => {
