@@ -41,9 +41,27 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     // (10 MB) it gives up the connection. Waiting for stdin then would leave the process to
     // exit 13 with nothing said; the reason is said instead.
     let broken: Error | undefined;
+    let gone = false;
     const invalid = watchInvalidRequests(stdin);
+    // The transport reads only lines ended by a newline: a last request without one (`printf '%s'`,
+    // `echo -n`) sat in its buffer unanswered, and the server exited 0. It is read as a line.
+    const readLast = (): void => {
+      const line = invalid.flush();
+      if (line === undefined) return;
+      let message: JSONRPCMessage;
+      try {
+        message = JSONRPCMessageSchema.parse(JSON.parse(line));
+      } catch (error) {
+        transport.onerror?.(error as Error);
+        return;
+      }
+      transport.onmessage?.(message);
+    };
     const closed = new Promise<void>((done) => {
-      stdin.once('end', done);
+      stdin.once('end', () => {
+        readLast();
+        done();
+      });
       stdin.once('close', done);
       io.signal?.addEventListener('abort', () => done(), { once: true });
       transport.onerror = (error) => {
@@ -61,6 +79,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
         transport.send({ jsonrpc: '2.0', id, error: bad } as unknown as JSONRPCMessage).catch(() => undefined);
       };
       transport.onclose = () => {
+        gone = true;
         invalid.stop();
         done();
       };
@@ -72,7 +91,12 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     // stdin ended with calls still running (a client that sends its last request and closes
     // its end, `printf … | ctxloop mcp`): they are answered before the server closes, or the
     // client would get no reply and the exit code would say all went well. SIGINT does not wait.
-    if (!io.signal?.aborted && calls.pending() > 0) {
+    if (broken && gone) {
+      // The transport gave up the connection (a line over its limit): the SDK stops the calls
+      // still running and answers none of them, and waiting for them left the process to exit 13
+      // in silence. Each is answered here with the reason, then the failure is reported.
+      for (const id of calls.open()) writeError(stdout, id, `the MCP connection closed before this call was answered: ${broken.message}`);
+    } else if (!io.signal?.aborted && calls.pending() > 0) {
       reporter.logger.info(`ctxloop mcp: stdin closed; answering ${calls.pending()} call(s) still running`);
       await calls.settled(io.signal);
     }
@@ -92,7 +116,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
  * id is queued before the transport reports that line. Lines past the transport's limit are not
  * kept (the transport closes on them).
  */
-function watchInvalidRequests(stdin: Readable): { next: () => string | number | null; stop: () => void } {
+function watchInvalidRequests(stdin: Readable): { next: () => string | number | null; flush: () => string | undefined; stop: () => void } {
   const ids: Array<string | number | null> = [];
   let partial: Buffer[] = [];
   let partialBytes = 0;
@@ -125,6 +149,15 @@ function watchInvalidRequests(stdin: Readable): { next: () => string | number | 
   stdin.prependListener('data', onData);
   return {
     next: () => ids.shift() ?? null,
+    /** The last line when stdin ended without a newline after it (undefined when blank), its id queued as any line's. */
+    flush: () => {
+      const line = Buffer.concat(partial).toString('utf8').trim();
+      partial = [];
+      partialBytes = 0;
+      if (line === '') return undefined;
+      readLine(line);
+      return line;
+    },
     // as the transport does on closing: stdin paused once nothing reads it, or it holds the process open
     stop: () => {
       stdin.off('data', onData);
@@ -138,7 +171,7 @@ function watchInvalidRequests(stdin: Readable): { next: () => string | number | 
  * its response (result or error) out. A request the client cancels gets no response, so its
  * cancellation settles it; a response that cannot be written (stdout closed) settles it too.
  */
-function trackRequests(transport: StdioServerTransport, stdout: Writable): { pending: () => number; settled: (signal?: AbortSignal) => Promise<void> } {
+function trackRequests(transport: StdioServerTransport, stdout: Writable): { pending: () => number; open: () => Array<string | number>; settled: (signal?: AbortSignal) => Promise<void> } {
   const open = new Set<string | number>();
   const waiters = new Set<() => void>();
   const settle = (id: unknown): void => {
@@ -165,6 +198,7 @@ function trackRequests(transport: StdioServerTransport, stdout: Writable): { pen
   };
   return {
     pending: () => open.size,
+    open: () => [...open],
     settled: (signal) =>
       new Promise<void>((done) => {
         if (open.size === 0 || signal?.aborted || stdout.destroyed) return done();
@@ -174,6 +208,12 @@ function trackRequests(transport: StdioServerTransport, stdout: Writable): { pen
         stdout.once('error', () => done());
       }),
   };
+}
+
+/** A JSON-RPC error for request `id`, written straight to stdout: for when the transport is gone. */
+function writeError(stdout: Writable, id: string | number, message: string): void {
+  if (stdout.destroyed || !stdout.writable) return;
+  stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32603, message } })}\n`);
 }
 
 /**

@@ -201,6 +201,32 @@ describe.runIf(existsSync(BIN))('ctxloop mcp when stdin closes with calls runnin
   });
 });
 
+describe.runIf(existsSync(BIN))('ctxloop mcp when the last request has no newline after it', () => {
+  it('answers it before it exits 0 (it sat in the transport\'s buffer, unanswered)', async () => {
+    await withServer(['--quiet'], async (server) => {
+      server.initialize();
+      server.send({ method: 'notifications/initialized' });
+      // `printf '%s'` and `echo -n` end the last line without a newline
+      server.child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail', format: 'paths' } } }));
+      expect(await server.exited).toBe(0);
+      const replies = server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id?: number; result?: { content: Array<{ text: string }> } });
+      expect(replies.map((m) => m.id)).toEqual([1, 2]);
+      expect(replies[1]!.result!.content[0]!.text).toContain('src/auth/verify.ts');
+    });
+  });
+
+  it('answers a last line that is not JSON with a parse error', async () => {
+    await withServer(['--quiet'], async (server) => {
+      server.initialize();
+      server.child.stdin.end('{"jsonrpc": "2.0", "id": 2, "method": ');
+      expect(await server.exited).toBe(0);
+      const replies = server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id?: number | null; error?: { code: number } });
+      expect(replies.map((m) => m.id)).toEqual([1, null]);
+      expect(replies[1]!.error!.code).toBe(-32700);
+    });
+  });
+});
+
 describe.runIf(existsSync(BIN))('ctxloop mcp on a request over the transport\'s limit', () => {
   it('says why the connection closed, in one line, and exits 1 (it exited 13 with nothing said)', async () => {
     await withServer(['--quiet'], async (server) => {
@@ -212,6 +238,24 @@ describe.runIf(existsSync(BIN))('ctxloop mcp on a request over the transport\'s 
       const { stderr } = server.out;
       expect(code).toBe(1);
       expect(stderr).toBe('ctxloop: the MCP connection closed: ReadBuffer exceeded maximum size of 10485760 bytes\n');
+    });
+  });
+
+  it('answers a call still running with an error, then says why and exits 1 (it exited 13 in silence, the call unanswered)', async () => {
+    await withServer(['--quiet'], async (server) => {
+      const replies = (): Array<{ id?: number; error?: { code: number; message: string } }> => server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+      server.initialize();
+      await server.until(() => replies().length >= 1);
+      server.send({ method: 'notifications/initialized' });
+      server.send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail', format: 'paths' } } });
+      server.send(`"${'x'.repeat(11_000_000)}"`);
+      const code = await server.exited;
+      server.child.stdin.destroy();
+      expect(code).toBe(1);
+      expect(server.out.stderr).toContain('ctxloop: the MCP connection closed: ReadBuffer exceeded maximum size of 10485760 bytes\n');
+      const answer = replies().find((m) => m.id === 2);
+      expect(answer?.error).toMatchObject({ code: -32603 });
+      expect(answer?.error?.message).toContain('the MCP connection closed before this call was answered');
     });
   });
 });
