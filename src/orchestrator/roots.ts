@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { isAbortError, UsageError } from '../core/errors.js';
 import { isInsideRoot } from '../core/inside.js';
@@ -33,11 +34,25 @@ export function labelRoots(options: Pick<RetrieveOptions, 'root' | 'roots'>): La
   for (const root of labelled) {
     const other = seen.get(root.label);
     if (other !== undefined) {
+      // one directory given twice (`r1` and `r1/`, a link to it) takes one name twice: said as what it is
+      if (sameDirectory(other, root.path)) throw new UsageError('bad_option', other === root.path ? `root ${other} is given twice: give it once` : `${other} and ${root.path} are the same directory: give it once`);
       throw new UsageError('bad_option', `two roots have the label "${root.label}" (${other} and ${root.path}): give each its own, e.g. --root ${root.label}2=${root.path}`);
     }
     seen.set(root.label, root.path);
   }
   return labelled;
+}
+
+/** Whether two paths name one directory (through links too); paths that do not resolve compare as written. */
+function sameDirectory(a: string, b: string): boolean {
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  return real(a) === real(b);
 }
 
 function labelOf(spec: RootSpec, index: number): string {

@@ -1,13 +1,21 @@
 /** `--root` repeated and labelled: parsing, and the built binary over two temp repositories. */
 import { execFile } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRetrieveArgs, parseRootFlag } from '../../src/cli/args.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
 const makeRepo = useTempRepos();
+
+/** A link to `dir` under the same name, elsewhere: a root there takes the same label. */
+function linkTo(dir: string): string {
+  const link = join(mkdtempSync(join(tmpdir(), 'ctxloop-link-')), basename(dir));
+  symlinkSync(dir, link);
+  return link;
+}
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -64,6 +72,9 @@ describe.runIf(existsSync(BIN))('ctxloop retrieve over several roots', () => {
     ['a duplicate label', (a: string, w: string) => ['--root', `x=${a}`, '--root', `x=${w}`], /two roots have the label "x"/],
     ['a bad label', (a: string) => ['--root', `my api=${a}`], /bad label "my api"/],
     ['a missing directory', (a: string) => ['--root', `api=${a}`, '--root', `web=${join(a, 'nope')}`], /root not found/],
+    // one directory twice, unlabelled: its name twice, and the hint to relabel led only to the next error
+    ['one directory twice without labels', (a: string) => ['--root', a, '--root', `${a}/`], /^ctxloop: root \S+ is given twice: give it once$/m],
+    ['a directory and a link to it, without labels', (a: string) => ['--root', a, '--root', linkTo(a)], /^ctxloop: \S+ and \S+ are the same directory: give it once$/m],
   ])('refuses %s with one line and exit 2', async (_name, roots, message) => {
     const { api, web } = twoRepos();
     const r = await run(['retrieve', ...roots(api.root, web.root), '--task', TASK, '--no-cache']);
