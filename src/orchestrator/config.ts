@@ -37,11 +37,13 @@ async function resolveRoot(input: string): Promise<string> {
   if (!info) throw new UsageError('root_not_found', `root not found: ${shown}`, { hint: 'pass an existing directory with --root' });
   if (!info.isDirectory()) throw new UsageError('root_not_found', `root is not a directory: ${shown}`, { hint: 'pass a directory with --root' });
   // a root this user cannot list or enter: rg would fail to start in it, and the message would blame rg
-  const readable = await access(absolute, constants.R_OK | constants.X_OK).then(
-    () => true,
-    () => false,
+  const denied = await access(absolute, constants.R_OK | constants.X_OK).then(
+    () => undefined,
+    (error: NodeJS.ErrnoException) => error.code ?? 'EACCES',
   );
-  if (!readable) throw new UsageError('root_not_found', `root cannot be read: ${shown} (permission denied)`, { hint: 'pass a directory you can read with --root' });
+  // gone between the two checks (removed while the run started): not a permission problem
+  if (denied === 'ENOENT' || denied === 'ENOTDIR') throw new UsageError('root_not_found', `root not found: ${shown}`, { hint: 'pass an existing directory with --root' });
+  if (denied !== undefined) throw new UsageError('root_not_found', `root cannot be read: ${shown} (permission denied)`, { hint: 'pass a directory you can read with --root' });
   const pseudo = await pseudoFilesystem(absolute);
   if (pseudo) throw new UsageError('root_not_found', `root is not a repository: ${shown} is on the ${pseudo} pseudo-filesystem`, { hint: 'pass a directory of source files with --root' });
   return realpath(absolute);

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { abortError, SearchError, throwIfAborted } from '../core/errors.js';
+import { abortError, SearchError, throwIfAborted, UsageError } from '../core/errors.js';
 import { isInsideRoot } from '../core/inside.js';
 import type { Logger } from '../core/log.js';
 
@@ -283,6 +283,8 @@ export async function runRg(run: RgProcess, onLine: (line: string) => void, exit
   }
   const code = await exited
     .catch((error: unknown) => {
+      // rg runs in the root: a root removed during the run fails the spawn with ENOENT too, and was blamed on rg
+      if (!isDirectory(run.root)) throw new UsageError('root_not_found', `root not found: ${run.root} (it was removed or moved during the run)`, { cause: error });
       throw new SearchError('rg_not_found', `could not start ripgrep at ${run.rgPath}: ${(error as Error).message} (set CTXLOOP_RG to a working rg)`, { cause: error });
     })
     .finally(() => {
@@ -448,6 +450,14 @@ function leavesRootThroughLink(root: string, file: string): boolean {
 function ignoreArgs(root: string): string[] {
   const gitDirectory = hasGitDirectory(root);
   return [...(gitDirectory ? [] : ['--no-ignore-exclude']), ...(unsafeIgnoreFile(root, gitDirectory) === undefined && !stuckRoots.has(root) ? [] : ['--no-ignore-vcs'])];
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** True when `root/.git` is a directory itself, not a link or a `gitdir:` file pointing elsewhere. */

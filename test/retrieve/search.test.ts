@@ -9,6 +9,7 @@ import { stem } from '../../src/core/text.js';
 import type { Candidate, Query } from '../../src/core/types.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
+import { runRg } from '../../src/retrieve/rg-process.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const repo = useTempRepos();
@@ -351,6 +352,16 @@ describe('search', () => {
     const r = repo({ 'a.ts': 'alpha\n' });
     const searcher = createSearcher({ env: { CTXLOOP_RG: '/nonexistent/rg' } });
     await expect(searcher.search(request(r.root, { keywords: ['alpha'] }))).rejects.toMatchObject({ name: 'SearchError', code: 'rg_not_found' });
+  });
+
+  it('says the root is gone when it was removed before rg started in it (rg was blamed: could not start ripgrep)', async () => {
+    // the searcher checks the root first: the root goes between that check and rg's start
+    const r = repo({ 'a.ts': 'alpha\n' });
+    rmSync(r.root, { recursive: true, force: true });
+    const rgPath = await resolveRgPath(process.env, silentLogger);
+    const failed = await runRg({ rgPath, root: r.root, args: ['--files'], logger: silentLogger }, () => undefined).catch((e: Error) => e);
+    expect(failed).toMatchObject({ name: 'UsageError', code: 'root_not_found' });
+    expect((failed as Error).message).toBe(`root not found: ${r.root} (it was removed or moved during the run)`);
   });
 
   it('says which ripgrep it uses', async () => {
