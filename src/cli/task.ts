@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { TextDecoder } from 'node:util';
-import { UsageError } from '../core/errors.js';
+import { isAbortError, UsageError } from '../core/errors.js';
+import { readChunks } from '../core/regular-file.js';
 import type { TaskSource } from './args.js';
 import type { InputStream, Io } from './io.js';
 
@@ -10,8 +10,8 @@ const NO_TASK_HINT = 'pass --task "…", --task-file FILE, or pipe the task on s
  * The task text, trimmed. With no `--task`/`--task-file`, piped stdin is read to its end; a
  * terminal is never prompted. An empty task is a usage error.
  */
-export async function readTask(source: TaskSource | undefined, io: Pick<Io, 'stdin'>): Promise<string> {
-  const raw = await readRaw(source, io.stdin);
+export async function readTask(source: TaskSource | undefined, io: Pick<Io, 'stdin' | 'signal'>): Promise<string> {
+  const raw = await readRaw(source, io.stdin, io.signal);
   const task = raw.trim();
   if (!task) {
     const where = source?.kind === 'file' ? ` in ${source.path}` : source === undefined || source.kind === 'stdin' ? ' on stdin' : '';
@@ -20,9 +20,9 @@ export async function readTask(source: TaskSource | undefined, io: Pick<Io, 'std
   return task;
 }
 
-async function readRaw(source: TaskSource | undefined, stdin: InputStream | undefined): Promise<string> {
+async function readRaw(source: TaskSource | undefined, stdin: InputStream | undefined, signal: AbortSignal | undefined): Promise<string> {
   if (source?.kind === 'text') return source.text;
-  if (source?.kind === 'file') return readFlagFile('--task-file', source.path);
+  if (source?.kind === 'file') return readFlagFile('--task-file', source.path, signal);
   if (source?.kind === 'stdin') {
     if (!stdin) throw new UsageError('no_task', '--task-file - reads stdin, but there is no stdin', { hint: NO_TASK_HINT });
     return readAll(stdin);
@@ -39,11 +39,11 @@ async function readRaw(source: TaskSource | undefined, stdin: InputStream | unde
 export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
 
 /** The text of the file a flag names; one it cannot read, or larger than `MAX_INPUT_BYTES`, is a usage error naming the flag and why. */
-export async function readFlagFile(flag: string, path: string): Promise<string> {
+export async function readFlagFile(flag: string, path: string, signal?: AbortSignal): Promise<string> {
   try {
-    return await readAll(createReadStream(path), `${flag} ${path}`);
+    return await readAll(readChunks(path, signal), `${flag} ${path}`);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof UsageError || isAbortError(error)) throw error;
     const code = (error as { code?: unknown }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
     throw new UsageError('bad_option', `${flag}: cannot read ${path} (${why})`, { cause: error });

@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { z } from 'zod';
 import { UsageError } from '../core/errors.js';
 import { toPosix } from '../core/files.js';
+import { readChunks } from '../core/regular-file.js';
 import { hasUnshowable } from '../core/pack-text.js';
 import type { EvalTask } from './types.js';
 
@@ -62,10 +62,10 @@ export async function readDataset(file: string): Promise<EvalTask[]> {
   try {
     const chunks: Buffer[] = [];
     let bytes = 0;
-    for await (const chunk of createReadStream(file)) {
-      bytes += (chunk as Buffer).length;
+    for await (const chunk of readChunks(file)) {
+      bytes += chunk.length;
       if (bytes > MAX_DATASET_BYTES) throw new UsageError('bad_option', `dataset ${file} holds more than ${MAX_DATASET_BYTES / 1024 / 1024} MB`, { hint: 'split it into smaller files' });
-      chunks.push(chunk as Buffer);
+      chunks.push(chunk);
     }
     text = Buffer.concat(chunks).toString('utf8');
   } catch (error) {

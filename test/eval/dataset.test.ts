@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,4 +87,10 @@ describe('readDataset', () => {
   it.runIf(process.platform === 'linux')('stops reading an endless file at 64 MB (/dev/zero was read to 619 MB, then failed as a bad line)', async () => {
     await expect(readDataset('/dev/zero')).rejects.toThrow(/^dataset \/dev\/zero holds more than 64 MB$/);
   });
+
+  it.runIf(process.platform === 'linux')('reads a FIFO no one writes to as empty, at once (a plain open waited for ever, deaf to signals)', async () => {
+    const fifo = join(dir, 'd.fifo');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readDataset(fifo)).rejects.toThrow(/no tasks in the dataset/);
+  }, 10_000);
 });

@@ -41,6 +41,44 @@ function bytes(length: number, seed = 1): Buffer {
   return Buffer.from(Array.from({ length }, () => (s = (s * 1103515245 + 12345) & 0x7fffffff) & 0xff));
 }
 
+/** The binary run with a hard stop: a process blocked in a read SIGTERM cannot reach is killed, and fails the test by its code. */
+function runBounded(args: string[], ms = 20_000): Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }> {
+  return new Promise((done) => {
+    const child = execFile(process.execPath, [BIN, ...args], { timeout: ms, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      const code = error ? (error as { code?: unknown }).code : 0;
+      done({ code: typeof code === 'number' ? code : null, signal: child.signalCode, stdout, stderr });
+    });
+    child.stdin?.end();
+  });
+}
+
+describe('a task or error file that is a FIFO', () => {
+  // A plain open waits for a writer in a thread no signal reaches: the run hung, SIGTERM and a second Ctrl-C ignored.
+  it('no one writes to: --task-file and locate --error end at once, exit 2, one line', async () => {
+    const r = repo({ 'src/verify.ts': VERIFY });
+    const fifo = join(tempDir(), 'task.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const task = await runBounded(['retrieve', '--root', r.root, '--task-file', fifo, '--no-cache']);
+    expect(task).toMatchObject({ code: 2, signal: null, stdout: '' });
+    expect(task.stderr.split('\n')[0]).toBe(`ctxloop: the task is empty in ${fifo}`);
+    const error = await runBounded(['locate', '--root', r.root, '--error', fifo, '--no-cache']);
+    expect(error).toMatchObject({ code: 2, signal: null, stdout: '' });
+    expect(error.stderr.split('\n')[0]).toBe(`ctxloop: the error text is empty in ${fifo}`);
+  });
+
+  it('being written to, slowly: read to its end', async () => {
+    const r = repo({ 'src/verify.ts': VERIFY });
+    const fifo = join(tempDir(), 'task.fifo');
+    execFileSync('mkfifo', [fifo]);
+    // the writer holds the FIFO open first, and writes after a pause, as a producer piping in does
+    const writer = execFile('sh', ['-c', `exec 3>"${fifo}"; sleep 0.5; echo "verifyEmail is broken" >&3`]);
+    const result = await runBounded(['retrieve', '--root', r.root, '--task-file', fifo, '--format', 'paths', '--no-cache']);
+    writer.kill();
+    expect(result).toMatchObject({ code: 0, signal: null });
+    expect(result.stdout.split('\n')[0]).toBe('src/verify.ts');
+  });
+});
+
 describe('hostile tasks', () => {
   it('a 9 MB task, from a file and from stdin, runs to a result', async () => {
     const r = repo({ 'src/verify.ts': VERIFY, 'src/other.ts': 'export const other = 1;\n' });

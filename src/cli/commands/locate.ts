@@ -41,7 +41,7 @@ async function readErrorText(source: string | undefined, io: Io): Promise<string
     text = await readAll(io.stdin);
   } else {
     if (source.trim() === '') throw new UsageError('bad_option', `--error must not be empty ${SEE_HELP}`, { hint: HINT });
-    text = await readFlagFile('--error', resolve(io.cwd, source));
+    text = await readFlagFile('--error', resolve(io.cwd, source), io.signal);
   }
   if (!text.trim()) throw new UsageError('no_task', `the error text is empty${source && source !== '-' ? ` in ${source}` : ''}`, { hint: HINT });
   return text;
