@@ -1,6 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from './errors.js';
+import { globHazard } from './glob-hazard.js';
 import { leavesRoot } from './inside.js';
 import { parseDecimal } from './numbers.js';
 import { suggestName } from './suggest.js';
@@ -240,7 +241,14 @@ const name = z.string().min(1).refine((text) => !text.includes('\0'), 'must not 
  */
 const globs = (use: string) =>
   z
-    .array(name.refine((glob) => !glob.trimStart().startsWith('!'), `a glob may not start with "!" (it would mean every path but that one): ${use}`))
+    .array(
+      name
+        .refine((glob) => !glob.trimStart().startsWith('!'), `a glob may not start with "!" (it would mean every path but that one): ${use}`)
+        .superRefine((glob, ctx) => {
+          const hazard = globHazard(glob);
+          if (hazard) ctx.addIssue({ code: 'custom', message: hazard });
+        }),
+    )
     .max(MAX_FILTER_GLOBS);
 
 /** The most globs an include or exclude list holds: each path is tested against each glob. */

@@ -90,7 +90,7 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
     }
     if (action.tool === 'glob') {
       // as the planner's globs: a glob of 70,000 characters was past what the path matcher compiles, and the run failed
-      if (!isSafeGlob(arg)) return { observation: `${arg.slice(0, 60)}: not a glob this tool takes (root-relative, at most 120 characters)`, candidates: [] };
+      if (!isSafeGlob(arg)) return { observation: `${arg.slice(0, 60)}: not a glob this tool takes (root-relative, at most 120 characters and 4 * wildcards)`, candidates: [] };
       const { candidates } = await search({ patterns: [arg] }, signal);
       return { observation: candidates.slice(0, LISTED).map((c) => c.path).join('\n'), candidates: candidates.slice(0, LISTED) };
     }

@@ -4,6 +4,8 @@
  * ending in a slash (`verify.ts/`, `build/`) matches directories only.
  */
 import picomatch from 'picomatch';
+import { UsageError } from '../core/errors.js';
+import { globHazard } from '../core/glob-hazard.js';
 
 export type PathMatcher = (path: string) => boolean;
 
@@ -17,20 +19,51 @@ export interface MatcherOptions {
   matchParents?: boolean;
 }
 
-/** A predicate true when the path matches any glob; false for an empty list. */
+/** Time the matching of one list of globs may spend beyond `FAIR_MS` a path before it is given up as hostile. */
+const MAX_SLOW_MS = 2_000;
+/** What one match may fairly cost (sound globs take a few microseconds). */
+const FAIR_MS = 0.05;
+
+/**
+ * A predicate true when the path matches any glob; false for an empty list. A glob `globHazard`
+ * refuses is a usage error (the settings and the model's suggestions are checked before); so is
+ * a list whose matching spends two seconds more than 50 µs a path (wildcards over many long names).
+ */
 export function createPathMatcher(globs: readonly string[], options: MatcherOptions = {}): PathMatcher {
   const cleaned = normalizeGlobs(globs);
   if (cleaned.length === 0) return () => false;
+  for (const glob of cleaned) {
+    const hazard = globHazard(glob);
+    if (hazard) throw new UsageError('bad_option', `${shownGlob(glob)}: ${hazard}`);
+  }
   const isFile = matcherOf(cleaned.filter((g) => !g.endsWith('/')), options.nocase ?? false);
-  if (!options.matchParents) return isFile;
-  const isDir = matcherOf(cleaned.map((g) => g.replace(/\/$/, '')), options.nocase ?? false);
+  const isDir = options.matchParents ? matcherOf(cleaned.map((g) => g.replace(/\/$/, '')), options.nocase ?? false) : undefined;
+  let spentMs = 0;
+  let calls = 0;
+  const timed = (match: PathMatcher, path: string): boolean => {
+    const started = performance.now();
+    const matched = match(path);
+    spentMs += performance.now() - started;
+    calls++;
+    // microseconds a path when the globs are sound, however many paths; milliseconds when they backtrack
+    if (spentMs > MAX_SLOW_MS + calls * FAIR_MS) {
+      throw new UsageError('bad_option', `matching the globs ${cleaned.slice(0, 3).map(shownGlob).join(', ')}${cleaned.length > 3 ? ', …' : ''} took over ${MAX_SLOW_MS / 1000} s: a glob with several * backtracks on long names; write it with fewer`);
+    }
+    return matched;
+  };
+  if (!isDir) return (path) => timed(isFile, path);
   return (path) => {
-    if (isFile(path)) return true;
+    if (timed(isFile, path)) return true;
     for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
-      if (isDir(path.slice(0, slash))) return true;
+      if (timed(isDir, path.slice(0, slash))) return true;
     }
     return false;
   };
+}
+
+/** A glob as a message shows it: quoted, cut. */
+function shownGlob(glob: string): string {
+  return JSON.stringify(glob.length > 60 ? `${glob.slice(0, 59)}…` : glob);
 }
 
 function matcherOf(globs: readonly string[], nocase: boolean): PathMatcher {

@@ -3,6 +3,7 @@
  * repository statistics, and keeps the best `maxCandidates` by a simple evidence order. The
  * real ranking is the evaluator's; this only decides what it gets to see.
  */
+import { isUsageError } from '../core/errors.js';
 import { pathIndexOf } from '../core/files.js';
 import { tokenize } from '../core/text.js';
 import type { Candidate, CandidateSource, DispatchResult, Query, SearchStats } from '../core/types.js';
@@ -105,9 +106,19 @@ function computeStats(query: Query, list: FileList, evidence: ReadonlyMap<string
 function findPathHits(query: Query, list: FileList): string[] {
   const keywords = new Set(query.keywords);
   if (keywords.size === 0 && query.patterns.length === 0) return [];
-  const matchesPattern = createPathMatcher(query.patterns, { nocase: true });
+  // A model's globs, checked (`isSafeGlob`): ones that still match too slowly are dropped, not the run.
+  let matchesPattern: ((path: string) => boolean) | undefined = createPathMatcher(query.patterns, { nocase: true });
+  const matches = (path: string): boolean => {
+    try {
+      return matchesPattern?.(path) ?? false;
+    } catch (error) {
+      if (!isUsageError(error)) throw error;
+      matchesPattern = undefined;
+      return false;
+    }
+  };
   const { tokens } = derivedOf(list);
-  return list.files.filter((path, i) => matchesPattern(path) || tokens[i]!.some((t) => keywords.has(t)));
+  return list.files.filter((path, i) => matches(path) || tokens[i]!.some((t) => keywords.has(t)));
 }
 
 /** For each mention, the files it names best (as written, or as the tail of a foreign absolute path): only the longest match wins. */

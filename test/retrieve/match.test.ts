@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { isUsageError } from '../../src/core/errors.js';
+import { globHazard } from '../../src/core/glob-hazard.js';
 import { createPathMatcher } from '../../src/retrieve/match.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import { useTempRepos } from '../helpers/make-repo.js';
@@ -46,5 +48,46 @@ describe('createPathMatcher reads globs as rg and .gitignore do', () => {
     expect(await paths({ include: ['/src/**'] })).toEqual(['src/schema.ts', 'src/verify.ts']);
     expect(await paths({ include: ['[!s]*.ts'] })).toEqual(['src/verify.ts']);
     expect(await paths({ exclude: ['[!s]*.ts'] })).toEqual(['src/schema.ts']);
+  });
+});
+
+describe('globs that backtrack', () => {
+  // `*a*a…*ab` over a long name of a's: picomatch's regex tries every way the *s split it
+  const long = `src/${'a'.repeat(248)}.ts`;
+
+  it('refuses a glob with more than four * wildcards, or over 1,024 characters, in one line', () => {
+    expect(globHazard('**/*.test.*')).toBeUndefined();
+    expect(globHazard('src/**/a*b*c*d.ts')).toBeUndefined();
+    expect(globHazard('*a*a*a*a*ab')).toMatch(/^a glob may hold at most 4 \* wildcards besides \*\* \(this one holds 5/);
+    expect(globHazard('+(a|b)+(a|b)+(a|b)*a*b')).toMatch(/this one holds 5/);
+    expect(globHazard('x'.repeat(70_000))).toBe('a glob may hold at most 1,024 characters (this one holds 70,000)');
+    expect(() => createPathMatcher(['*a*a*a*a*a*a*a*a*a*a*a*a*a*ab'])).toThrow(/^"\*a\*a\*a.*": a glob may hold at most 4 \* wildcards/);
+  });
+
+  it('gives up on a list that spends seconds over many long names, instead of running for ever', () => {
+    const matches = createPathMatcher(['*a*a*a*ab'], { matchParents: true });
+    const started = performance.now();
+    let error: unknown;
+    try {
+      for (let i = 0; i < 10_000; i++) matches(`${long}${i}`);
+    } catch (e) {
+      error = e;
+    }
+    expect(isUsageError(error)).toBe(true);
+    expect((error as Error).message).toBe('matching the globs "*a*a*a*ab" took over 2 s: a glob with several * backtracks on long names; write it with fewer');
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
+  it('matches many paths with sound globs without tripping the guard', () => {
+    const matches = createPathMatcher(['**/*.test.*', 'build/', 'src/**/gen/*.ts'], { matchParents: true });
+    let hits = 0;
+    for (let i = 0; i < 200_000; i++) if (matches(`src/pkg${i % 100}/deep/dir/file${i}.test.ts`)) hits++;
+    expect(hits).toBe(200_000);
+  });
+
+  it('the settings refuse such a glob, from a config file or a flag, naming the field', async () => {
+    const r = repo({ 'src/a.ts': 'export const a = 1;\n', 'ctxloop.config.json': '{"exclude": ["*a*a*a*a*a*a*a*a*a*a*a*a*a*ab"]}' });
+    await expect(retrieve('a', { root: r.root, cache: false })).rejects.toMatchObject({ code: 'bad_option', message: expect.stringMatching(/^ctxloop\.config\.json: exclude\.0: a glob may hold at most 4 \* wildcards/) });
+    await expect(retrieve('a', { root: repo({ 'a.ts': '' }).root, cache: false, include: ['x'.repeat(70_000)] })).rejects.toMatchObject({ code: 'bad_option', message: expect.stringContaining('a glob may hold at most 1,024 characters') });
   });
 });
