@@ -66,6 +66,11 @@ export const REQUIRED_PROMPTS: Readonly<Record<string, readonly string[]>> = {
   refine: ['task', 'scores', 'gaps', 'query'],
 };
 
+/** Prompts the loop sends when they are there (a folder without `scout` runs no subagents): checked as the required ones when present. */
+export const OPTIONAL_PROMPTS: Readonly<Record<string, readonly string[]>> = {
+  scout: ['task', 'goal', 'observations'],
+};
+
 export interface RolesOptions {
   /** Replaces the bundled `agents/`. */
   agentsDir?: string | undefined;
@@ -91,9 +96,12 @@ export async function loadRoles(options: RolesOptions = {}): Promise<Roles> {
     if (!template) {
       throw new UsageError('bad_prompt', `prompt "${name}" not found in ${promptsDir}`, { hint: `copy ${join(BUNDLED_PROMPTS_DIR, `${name}.md`)} as a start` });
     }
-    if (!sameSet(template.variables, variables)) {
-      throw new UsageError('bad_prompt', `${template.file}: variables must be ${variables.join(', ')} (got ${template.variables.join(', ') || 'none'})`);
-    }
+    checkVariables(template, variables);
+  }
+  // checked at start too: a wrong one failed the run at its first subagent, after model calls were paid for
+  for (const [name, variables] of Object.entries(OPTIONAL_PROMPTS)) {
+    const template = prompts.get(name);
+    if (template) checkVariables(template, variables);
   }
   for (const agent of agents.values()) {
     if (agent.prompt !== undefined && !prompts.has(agent.prompt)) {
@@ -101,6 +109,12 @@ export async function loadRoles(options: RolesOptions = {}): Promise<Roles> {
     }
   }
   return { agents, prompts };
+}
+
+function checkVariables(template: PromptTemplate, variables: readonly string[]): void {
+  if (!sameSet(template.variables, variables)) {
+    throw new UsageError('bad_prompt', `${template.file}: variables must be ${variables.join(', ')} (got ${template.variables.join(', ') || 'none'})`);
+  }
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

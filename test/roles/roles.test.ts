@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAgents, loadRoles } from '../../src/roles/agents.js';
@@ -148,6 +148,15 @@ describe('user folders', () => {
     const error = await usageErrorOf(loadRoles({ promptsDir: missing }));
     expect(error.code).toBe('bad_prompt');
     expect(error.message).toBe(`prompt "evaluate" not found in ${missing}`);
+  });
+
+  it('a user scout prompt is checked at load as the loop prompts are (a wrong one failed the run at its first subagent), and may be left out', async () => {
+    const files = Object.fromEntries(['plan', 'evaluate', 'refine'].map((name) => [`${name}.md`, readFileSync(join(BUNDLED_PROMPTS_DIR, `${name}.md`), 'utf8')]));
+    const wrong = folder({ ...files, 'scout.md': '---\nname: scout\nversion: 1\nvariables: [task]\n---\nFind {{task}}\n' });
+    const error = await usageErrorOf(loadRoles({ promptsDir: wrong }));
+    expect(error.code).toBe('bad_prompt');
+    expect(error.message).toBe(`${join(wrong, 'scout.md')}: variables must be task, goal, observations (got task)`);
+    expect((await loadRoles({ promptsDir: folder(files) })).prompts.has('scout')).toBe(false);
   });
 
   it('an agent naming a prompt that does not exist fails', async () => {
