@@ -1,10 +1,10 @@
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { isInsideRoot } from './inside.js';
 import { isNotRegularFile, withRegularFile } from './regular-file.js';
 
 /** Why a file was not read; `undefined` bytes always come with one. */
-export type SkipReason = 'missing' | 'outside' | 'not_a_file' | 'too_large' | 'unreadable';
+export type SkipReason = 'missing' | 'outside' | 'not_a_file' | 'too_large' | 'unreadable' | 'broken_link';
 
 export type ReadOutcome = { bytes: Buffer } | { skipped: SkipReason };
 
@@ -19,7 +19,8 @@ export async function readInsideRoot(realRoot: string, relative: string, maxFile
   try {
     real = await realpath(resolve(realRoot, relative));
   } catch {
-    return { skipped: 'missing' };
+    // absent, or there as a link that leads nowhere or loops: a config file that is one was passed over in silence
+    return { skipped: (await lstat(resolve(realRoot, relative)).then((info) => info.isSymbolicLink(), () => false)) ? 'broken_link' : 'missing' };
   }
   if (!isInsideRoot(realRoot, real)) return { skipped: 'outside' };
   try {

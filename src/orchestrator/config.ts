@@ -107,6 +107,7 @@ async function readConfigFile(root: string, logger?: Logger): Promise<Settings> 
 function describeSkip(reason: string): string {
   if (reason === 'outside') return 'it is a link leading outside the root';
   if (reason === 'not_a_file') return 'it is not a regular file';
+  if (reason === 'broken_link') return 'it is a link that leads nowhere, or loops';
   if (reason === 'too_large') return `it is larger than ${MAX_CONFIG_BYTES} bytes`;
   return 'it cannot be read';
 }

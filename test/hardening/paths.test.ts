@@ -99,6 +99,9 @@ describe.runIf(existsSync(BIN))('a hostile config file', () => {
   it.each([
     ['a FIFO', (root: string) => execFileSync('mkfifo', [join(root, 'ctxloop.config.json')]), /ctxloop\.config\.json: not read \(it is not a regular file\)/],
     ['a link leaving the root', (root: string) => symlinkSync('/etc/hostname', join(root, '.ctxloop.json')), /\.ctxloop\.json: not read \(it is a link leading outside the root\)/],
+    // passed over as absent, and `.ctxloop.json` read in its place, in silence
+    ['a link to itself', (root: string) => { symlinkSync('ctxloop.config.json', join(root, 'ctxloop.config.json')); writeFileSync(join(root, '.ctxloop.json'), '{"threshold": 0.99}'); }, /ctxloop\.config\.json: not read \(it is a link that leads nowhere, or loops\)/],
+    ['a link that leads nowhere', (root: string) => symlinkSync('gone.json', join(root, '.ctxloop.json')), /\.ctxloop\.json: not read \(it is a link that leads nowhere, or loops\)/],
     ['a prompts folder outside the root', (root: string) => writeFileSync(join(root, '.ctxloop.json'), '{"promptsDir": "/etc"}'), /promptsDir must stay inside the repository/],
     ['a cache outside the root', (root: string) => writeFileSync(join(root, '.ctxloop.json'), '{"cache": "../../somewhere"}'), /cache must stay inside the repository/],
     [
