@@ -267,9 +267,9 @@ export const MAX_SCOPE_CHARS = 128 * 1024;
 /** The fields a config file, flags or the environment may set. */
 export const settingsSchema = z
   .object({
-    maxCycles: z.number().int().min(1).max(3),
+    maxCycles: z.number().min(1).max(3).int(),
     threshold: z.number().min(0).max(1),
-    budget: z.number().int().min(100).max(10_000_000),
+    budget: z.number().min(100).max(10_000_000).int(),
     scope: z
       .array(name)
       .max(MAX_SCOPE_ENTRIES)
@@ -278,24 +278,24 @@ export const settingsSchema = z
     exclude: globs('include what you would keep'),
     provider: z.enum(['auto', 'offline', 'anthropic', 'openai']),
     model: name,
-    timeout: z.number().int().min(100).max(600_000),
-    maxRetries: z.number().int().min(0).max(10),
-    deadline: z.number().int().min(1000).max(3_600_000),
-    modelCandidates: z.number().int().min(1).max(200),
-    batchSize: z.number().int().min(1).max(50),
+    timeout: z.number().min(100).max(600_000).int(),
+    maxRetries: z.number().min(0).max(10).int(),
+    deadline: z.number().min(1000).max(3_600_000).int(),
+    modelCandidates: z.number().min(1).max(200).int(),
+    batchSize: z.number().min(1).max(50).int(),
     cache: z.union([name, z.literal(false)]),
     agentsDir: name,
     promptsDir: name,
     withContent: z.boolean(),
-    maxCandidates: z.number().int().min(10).max(5000),
-    concurrency: z.number().int().min(1).max(64),
+    maxCandidates: z.number().min(10).max(5000).int(),
+    concurrency: z.number().min(1).max(64).int(),
     // A file is read whole into one string, and read again for its facts and its regions: a 32 MB
     // file took 880 MB of memory, one of 252 MB (the bound was 256 MB) 3.95 GB.
-    maxFileSize: z.number().int().min(1024).max(MAX_FILE_SIZE_BOUND),
+    maxFileSize: z.number().min(1024).max(MAX_FILE_SIZE_BOUND).int(),
     deep: z.boolean(),
-    deepDepth: z.number().int().min(1).max(5),
+    deepDepth: z.number().min(1).max(5).int(),
     noEgress: z.boolean(),
-    searchTimeout: z.number().int().min(100).max(3_600_000),
+    searchTimeout: z.number().min(100).max(3_600_000).int(),
   })
   .partial()
   .strict();

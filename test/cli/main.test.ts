@@ -113,6 +113,13 @@ describe('main: flags', () => {
     expect(settingsFromEnv({ CTXLOOP_BUDGET: '4000', CTXLOOP_THRESHOLD: '0.6' })).toMatchObject({ budget: 4000, threshold: 0.6 });
   });
 
+  it('a number past the field\'s limit says the limit, not the largest safe integer', async () => {
+    const { settingsFromEnv, parseSettings } = await import('../../src/core/options.js');
+    expect(() => settingsFromEnv({ CTXLOOP_BUDGET: '1e16' })).toThrow('environment: budget: Too big: expected number to be <=10000000 (got 10000000000000000)');
+    expect(() => parseSettings({ maxFileSize: 1e300 }, '.ctxloop.json')).toThrow(/^\.ctxloop\.json: maxFileSize: Too big: expected number to be <=16777216 /);
+    expect(() => parseSettings({ concurrency: -1e17 }, 'options')).toThrow(/^options: concurrency: Too small: expected number to be >=1 /);
+  });
+
   it('a stray argument gets the hint of its own command, and an empty --error is refused as empty', async () => {
     const line = async (argv: string[]): Promise<string> => {
       const io = makeIo();
