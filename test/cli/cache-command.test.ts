@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cacheFileFor } from '../../src/cache/store.js';
@@ -60,6 +61,17 @@ describe('ctxloop cache', () => {
       expect(await main([...argv], io)).toBe(2);
       expect(io.stderr.text).toMatch(message);
       expect(io.stdout.text).toBe('');
+    }
+  });
+
+  it('refuses a file where the cache directory should be (stats said "none yet", and no run could save there)', async () => {
+    const r = repo({ 'a.ts': 'export const alpha = 1;\n' });
+    const file = join(tempDir(), 'afile');
+    writeFileSync(file, 'not a directory\n');
+    for (const sub of ['stats', 'clear']) {
+      const io = makeIo({ cwd: r.root });
+      expect(await main(['cache', sub, '--cache', file], io)).toBe(2);
+      expect(io.stderr.text.split('\n')[0]).toBe(`ctxloop: the cache directory ${file} is not a directory: no run can save a cache there`);
     }
   });
 

@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cacheStats, clearCache, defaultCacheDir, type CacheStats } from '../../cache/store.js';
@@ -73,6 +74,9 @@ export async function runCacheCommand(argv: string[], io: Io): Promise<number> {
       await writeOutput(json ? `${JSON.stringify({ cache: null })}\n` : 'no cache: caching is off (CTXLOOP_CACHE or the config file) or no cache directory could be found\n', io.stdout);
       return 0;
     }
+    // a file where the cache directory should be: no run can save there (stats said `none yet`)
+    const dirInfo = await stat(resolved.cacheDir).catch(() => undefined);
+    if (dirInfo && !dirInfo.isDirectory()) throw new UsageError('bad_option', `the cache directory ${resolved.cacheDir} is not a directory: no run can save a cache there`, { hint: 'pass a directory with --cache, or remove the file' });
     if (sub === 'stats') {
       const stats = await cacheStats(resolved.cacheDir, resolved.root);
       await writeOutput(json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(resolved.root, stats), io.stdout);
