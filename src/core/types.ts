@@ -58,6 +58,8 @@ export interface Candidate {
   hits: Hit[];
   /** How it was found. */
   sources: CandidateSource[];
+  /** Its first lines say a tool generated it (`Code generated … DO NOT EDIT`, `@generated`, flex): ranked as generated code. */
+  generated?: boolean;
 }
 
 /** Repository-wide numbers from a dispatch, for term weighting. */

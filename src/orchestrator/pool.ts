@@ -27,6 +27,7 @@ export function mergeCandidates(pool: Map<string, Candidate>, found: Candidate[]
       mentions: union(old.mentions, candidate.mentions),
       hits: mergeHits(old.hits, candidate.hits),
       sources: union(old.sources, candidate.sources),
+      ...(old.generated || candidate.generated ? { generated: true } : {}),
     });
   }
   return added;

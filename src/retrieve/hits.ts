@@ -4,6 +4,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import pLimit from 'p-limit';
+import { isGeneratedText } from '../core/generated.js';
 import { readInsideRoot } from '../core/read-inside.js';
 import type { Candidate, Hit } from '../core/types.js';
 import { MAX_HIT_TEXT, selectHits } from './collect.js';
@@ -21,13 +22,15 @@ const NEWLINE = 0x0a;
  * more, or was swapped since the scan for a link out of the root, a FIFO or a file over
  * `maxFileSize` (a 1.9 GB one was read whole), gives no hits.
  */
-export async function readHits(realRoot: string, path: string, lines: ReadonlyMap<number, string[]>, maxFileSize: number): Promise<Hit[]> {
+export async function readHits(realRoot: string, path: string, lines: ReadonlyMap<number, string[]>, maxFileSize: number): Promise<{ hits: Hit[]; generated: boolean }> {
   const chosen = selectHits([...lines].map(([line, terms]) => ({ line, terms })));
-  if (chosen.length === 0) return [];
+  if (chosen.length === 0) return { hits: [], generated: false };
   const read = await readInsideRoot(realRoot, path, maxFileSize);
   // vanished or unreadable since the scan: no evidence lines, the counts still stand
-  if (!('bytes' in read)) return [];
+  if (!('bytes' in read)) return { hits: [], generated: false };
   const { bytes } = read;
+  // read whole here anyway: its first lines say whether a tool wrote it
+  const generated = isGeneratedText(decoder.decode(bytes.subarray(0, HEADER_BYTES)));
   const hits: Hit[] = [];
   let line = 1;
   let start = 0;
@@ -42,8 +45,11 @@ export async function readHits(realRoot: string, path: string, lines: ReadonlyMa
     const text = decoder.decode(bytes.subarray(start, end === -1 ? bytes.length : end)).replace(/\r$/, '');
     hits.push({ line: wanted, text: text.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd(), terms });
   }
-  return hits;
+  return { hits, generated };
 }
+
+/** Bytes of a file's top read for a generator's note (`isGeneratedText`). */
+const HEADER_BYTES = 4096;
 
 /** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the terms it ran. */
 export interface KeptScan {
@@ -80,7 +86,10 @@ export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerm
     [...byPath].map(([path, candidate]) =>
       limit(async () => {
         const onLines = lines.linesOf(path, terms);
-        if (onLines.size > 0) candidate.hits = await readHits(realRoot, path, onLines, run.maxFileSize);
+        if (onLines.size === 0) return;
+        const read = await readHits(realRoot, path, onLines, run.maxFileSize);
+        candidate.hits = read.hits;
+        if (read.generated) candidate.generated = true;
       }),
     ),
   );

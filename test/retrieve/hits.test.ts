@@ -68,10 +68,10 @@ describe('readHits', () => {
       if (process.platform === 'linux') execFileSync('mkfifo', [join(r.root, 'src/pipe.ts')]);
       const root = realpathSync(r.root);
       const lines = new Map([[1, ['token']]]);
-      expect(await readHits(root, 'src/a.ts', lines, 1000)).toEqual([{ line: 1, text: 'const token = 1;', terms: ['token'] }]);
-      expect(await readHits(root, 'src/link.ts', lines, 1000)).toEqual([]);
-      expect(await readHits(root, 'src/big.ts', lines, 1000)).toEqual([]);
-      if (process.platform === 'linux') expect(await readHits(root, 'src/pipe.ts', lines, 1000)).toEqual([]);
+      expect(await readHits(root, 'src/a.ts', lines, 1000)).toEqual({ hits: [{ line: 1, text: 'const token = 1;', terms: ['token'] }], generated: false });
+      expect((await readHits(root, 'src/link.ts', lines, 1000)).hits).toEqual([]);
+      expect((await readHits(root, 'src/big.ts', lines, 1000)).hits).toEqual([]);
+      if (process.platform === 'linux') expect((await readHits(root, 'src/pipe.ts', lines, 1000)).hits).toEqual([]);
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }

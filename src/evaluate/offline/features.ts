@@ -111,7 +111,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   }
 
   return {
-    kind: fileKindOf(candidate.path),
+    kind: kindOf(candidate),
     lexical,
     coverage: totalMass > 0 ? matchedMass / totalMass : 0,
     defines,
@@ -120,6 +120,12 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     matched: matched.sort((a, b) => b.mass - a.mass).map((m) => m.term),
     definitionLines,
   };
+}
+
+/** The file's kind by its path, or generated when its first lines say so (source by its path only). */
+function kindOf(candidate: Candidate): FileKind {
+  const kind = fileKindOf(candidate.path);
+  return candidate.generated && (kind === 'code' || kind === 'declaration') ? 'generated' : kind;
 }
 
 /** Query symbols the file defines: from parsed facts, and from its hit lines. */
