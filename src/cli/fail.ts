@@ -1,4 +1,5 @@
 import { errorLine, isAbortError, isCtxloopError, toError, UsageError } from '../core/errors.js';
+import { shownText } from '../core/pack-text.js';
 import { guessFormat, type OutputFormat } from './args.js';
 import { exitCodeFor, type ExitCode } from './exit-codes.js';
 import { createPaint, useColor, type Io } from './io.js';
@@ -39,11 +40,13 @@ export async function reportFailure(thrown: unknown, view: FailureView): Promise
   const aborted = isAbortError(thrown);
   const message = aborted && !ours ? 'interrupted' : errorLine(error.message) || error.name;
   const paint = createPaint(view.color);
-  const lines = [`${paint.red('ctxloop:')} ${message}`];
-  if (ours && thrown.hint) lines.push(`  hint: ${thrown.hint}`);
+  // A message may quote the repository (a config file's unknown key, a glob rg refused, an agent
+  // file's name): its control characters show as U+FFFD, or an escape there cleared the screen.
+  const lines = [`${paint.red('ctxloop:')} ${shownText(message)}`];
+  if (ours && thrown.hint) lines.push(`  hint: ${shownText(thrown.hint)}`);
   if (!ours && !aborted) lines.push('this is a bug, please report it');
   // a usage error is the caller's: its stack says nothing to them, --verbose or not
-  if ((view.verbose && !(thrown instanceof UsageError)) || (!ours && !aborted)) lines.push(...traceOf(error));
+  if ((view.verbose && !(thrown instanceof UsageError)) || (!ours && !aborted)) lines.push(...traceOf(error).map(shownText));
   // where the output cannot be written (the failure itself, maybe), the exit status still says it
   await writeOutput(`${lines.join('\n')}\n`, view.stderr).catch(() => undefined);
   if (view.format === 'json') {

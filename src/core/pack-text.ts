@@ -55,7 +55,8 @@ export function renderFileHeading(file: Pick<FileResult, 'path' | 'score' | 'rea
 /** `lines 40–88 (verifyEmail)`, `line 7`. */
 export function describeRegion(region: Pick<Region, 'start' | 'end' | 'symbol'>): string {
   const lines = region.start === region.end ? `line ${region.start}` : `lines ${region.start}–${region.end}`;
-  return region.symbol ? `${lines} (${region.symbol})` : lines;
+  // a name the pattern extractor read from a file the grammar could not (`def \x1b[2J(x)`) is the repository's text
+  return region.symbol ? `${lines} (${shownText(region.symbol)})` : lines;
 }
 
 /**

@@ -178,6 +178,18 @@ describe('main: flags', () => {
     expect(io.stderr.text).toBe('ctxloop: --task-file: cannot read /tmp/nope/issue.md (no such file)\n');
   });
 
+  it('shows control characters the repository put in a failure as U+FFFD (an escape in a config key cleared the screen)', async () => {
+    const repo = makeRepo({ 'a.ts': 'export const a = 1;\n', 'ctxloop.config.json': '{"\\u001b[2Jbogus": 1}' }, { git: false });
+    try {
+      const io = makeIo();
+      expect(await main(['retrieve', '--root', repo.root, '--task', 'a', '--no-cache'], io)).toBe(2);
+      expect(io.stderr.text.split('\n')[0]).toBe('ctxloop: ctxloop.config.json: unknown field \uFFFD[2Jbogus');
+      expect(io.stderr.text).not.toContain('\x1b');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('reads --task-file relative to cwd, trimmed', async () => {
     const repo = makeRepo({ 'issue.md': '\n  Login fails after `refreshToken` expires\n\n' }, { git: false });
     try {

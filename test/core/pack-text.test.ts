@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fenceFor, fenceTagOf, renderNumberedLines, renderPackedFile } from '../../src/core/pack-text.js';
+import { describeRegion, fenceFor, fenceTagOf, renderNumberedLines, renderPackedFile } from '../../src/core/pack-text.js';
 
 describe('pack text', () => {
   it('numbers each code line as cat -n does (number, tab) and leaves blank lines blank', () => {
@@ -32,5 +32,12 @@ describe('fenceFor', () => {
     expect(fenceFor(['a ```` b', '`'])).toBe('`````');
     expect(fenceFor(['`a '.repeat(130_000)])).toBe('```');
     expect(fenceFor([`${'`a '.repeat(130_000)}\`\`\`\`\`\``])).toBe('```````');
+  });
+});
+
+describe('describeRegion', () => {
+  it('shows a symbol\'s control characters as U+FFFD: the pattern extractor reads names from files the grammar could not (`def \\x1b[2J(x)` cleared the screen in "Cut for the budget")', () => {
+    expect(describeRegion({ start: 9, end: 43, symbol: '\x1b[2J\x1b[31m' })).toBe('lines 9–43 (\uFFFD[2J\uFFFD[31m)');
+    expect(describeRegion({ start: 4, end: 4, symbol: 'verify' })).toBe('line 4 (verify)');
   });
 });
