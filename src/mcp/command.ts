@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CtxloopError, shownArgument, UsageError } from '../core/errors.js';
 import type { RetrieveOptions } from '../core/options.js';
@@ -44,13 +44,13 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     let gone = false;
     const invalid = watchInvalidRequests(stdin);
     // The transport reads only lines ended by a newline: a last request without one (`printf '%s'`,
-    // `echo -n`) sat in its buffer unanswered, and the server exited 0. It is read as a line.
+    // `echo -n`) sat in its buffer unanswered, and the server exited 0. It is read as the transport reads a line.
     const readLast = (): void => {
       const line = invalid.flush();
       if (line === undefined) return;
       let message: JSONRPCMessage;
       try {
-        message = JSONRPCMessageSchema.parse(JSON.parse(line));
+        message = deserializeMessage(line);
       } catch (error) {
         transport.onerror?.(error as Error);
         return;
