@@ -9,8 +9,8 @@
 
 /** Lines read from the top of a file. */
 const HEADER_LINES = 25;
-/** Characters read from the top of a file (a minified first line is not read whole). */
-const HEADER_CHARS = 4096;
+/** What is read from the top of a file, in bytes for a caller that decodes it (a minified first line is not read whole). */
+export const GENERATED_HEADER_BYTES = 4096;
 
 /** A comment or docstring line: what a generator's note is written in. */
 const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?!include|define|if|line|pragma)|--|;|"""|'''|<!--|%)/;
@@ -30,6 +30,6 @@ const AUTO_NOTE_LINES = 5;
 
 /** Whether the top of a file (`head`: its first few kilobytes) says a tool generated it. */
 export function isGeneratedText(head: string): boolean {
-  const lines = head.slice(0, HEADER_CHARS).split('\n', HEADER_LINES);
+  const lines = head.slice(0, GENERATED_HEADER_BYTES).split('\n', HEADER_LINES);
   return lines.some((line, i) => COMMENT_LINE.test(line) && (MARKERS.some((m) => m.test(line)) || (i < AUTO_NOTE_LINES && AUTO_NOTE.test(line))));
 }

@@ -4,7 +4,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { isGeneratedText } from '../core/generated.js';
+import { GENERATED_HEADER_BYTES, isGeneratedText } from '../core/generated.js';
 import { readInsideRoot } from '../core/read-inside.js';
 import type { Candidate, Hit } from '../core/types.js';
 import { MAX_HIT_TEXT, selectHits } from './collect.js';
@@ -30,7 +30,7 @@ export async function readHits(realRoot: string, path: string, lines: ReadonlyMa
   if (!('bytes' in read)) return { hits: [], generated: false };
   const { bytes } = read;
   // read whole here anyway: its first lines say whether a tool wrote it
-  const generated = isGeneratedText(decoder.decode(bytes.subarray(0, HEADER_BYTES)));
+  const generated = isGeneratedText(decoder.decode(bytes.subarray(0, GENERATED_HEADER_BYTES)));
   const hits: Hit[] = [];
   let line = 1;
   let start = 0;
@@ -47,9 +47,6 @@ export async function readHits(realRoot: string, path: string, lines: ReadonlyMa
   }
   return { hits, generated };
 }
-
-/** Bytes of a file's top read for a generator's note (`isGeneratedText`). */
-const HEADER_BYTES = 4096;
 
 /** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the terms it ran. */
 export interface KeptScan {
