@@ -20,15 +20,16 @@ const VERIFY = 'export function verifyEmail(address: string): boolean {\n  retur
 const offline = (root: string) => ({ root, cache: false as const, provider: 'offline' as const, env: {} });
 const paths = (result: { files: Array<{ path: string }> }) => result.files.map((f) => f.path);
 
-function run(args: string[], options: { input?: string; uid?: number; gid?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(args: string[], options: { input?: string; uid?: number; gid?: number; timeout?: number } = {}): Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
       [BIN, ...args],
-      { timeout: 60_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' }, ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid! }) },
+      // a hard stop: a process blocked in a read SIGTERM cannot reach is killed, and fails the test by its code
+      { timeout: options.timeout ?? 60_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' }, ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid! }) },
       (error, stdout, stderr) => {
         const code = error ? (error as { code?: unknown }).code : 0;
-        done({ code: typeof code === 'number' ? code : null, stdout, stderr });
+        done({ code: typeof code === 'number' ? code : null, signal: child.signalCode, stdout, stderr });
       },
     );
     child.stdin?.end(options.input ?? '');
@@ -41,27 +42,16 @@ function bytes(length: number, seed = 1): Buffer {
   return Buffer.from(Array.from({ length }, () => (s = (s * 1103515245 + 12345) & 0x7fffffff) & 0xff));
 }
 
-/** The binary run with a hard stop: a process blocked in a read SIGTERM cannot reach is killed, and fails the test by its code. */
-function runBounded(args: string[], ms = 20_000): Promise<{ code: number | null; signal: string | null; stderr: string; stdout: string }> {
-  return new Promise((done) => {
-    const child = execFile(process.execPath, [BIN, ...args], { timeout: ms, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      const code = error ? (error as { code?: unknown }).code : 0;
-      done({ code: typeof code === 'number' ? code : null, signal: child.signalCode, stdout, stderr });
-    });
-    child.stdin?.end();
-  });
-}
-
 describe('a task or error file that is a FIFO', () => {
   // A plain open waits for a writer in a thread no signal reaches: the run hung, SIGTERM and a second Ctrl-C ignored.
   it('no one writes to: --task-file and locate --error end at once, exit 2, one line', async () => {
     const r = repo({ 'src/verify.ts': VERIFY });
     const fifo = join(tempDir(), 'task.fifo');
     execFileSync('mkfifo', [fifo]);
-    const task = await runBounded(['retrieve', '--root', r.root, '--task-file', fifo, '--no-cache']);
+    const task = await run(['retrieve', '--root', r.root, '--task-file', fifo, '--no-cache'], { timeout: 20_000 });
     expect(task).toMatchObject({ code: 2, signal: null, stdout: '' });
     expect(task.stderr.split('\n')[0]).toBe(`ctxloop: the task is empty in ${fifo}`);
-    const error = await runBounded(['locate', '--root', r.root, '--error', fifo, '--no-cache']);
+    const error = await run(['locate', '--root', r.root, '--error', fifo, '--no-cache'], { timeout: 20_000 });
     expect(error).toMatchObject({ code: 2, signal: null, stdout: '' });
     expect(error.stderr.split('\n')[0]).toBe(`ctxloop: the error text is empty in ${fifo}`);
   });
@@ -72,7 +62,7 @@ describe('a task or error file that is a FIFO', () => {
     execFileSync('mkfifo', [fifo]);
     // the writer holds the FIFO open first, and writes after a pause, as a producer piping in does
     const writer = execFile('sh', ['-c', `exec 3>"${fifo}"; sleep 0.5; echo "verifyEmail is broken" >&3`]);
-    const result = await runBounded(['retrieve', '--root', r.root, '--task-file', fifo, '--format', 'paths', '--no-cache']);
+    const result = await run(['retrieve', '--root', r.root, '--task-file', fifo, '--format', 'paths', '--no-cache'], { timeout: 20_000 });
     writer.kill();
     expect(result).toMatchObject({ code: 0, signal: null });
     expect(result.stdout.split('\n')[0]).toBe('src/verify.ts');
