@@ -42,8 +42,8 @@ interface Task {
 
 const sizes = values.sizes.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
 if (sizes.length === 0) throw new Error('--sizes: give file counts, e.g. 1000,10000');
-const bin = resolve('dist', 'bin', 'ctxloop.js');
-if (!existsSync(bin)) throw new Error('dist/bin/ctxloop.js is missing: run `npm run build` first');
+const bin = resolve('dist', 'cli', 'bin.js');
+if (!existsSync(bin)) throw new Error('dist/cli/bin.js is missing: run `npm run build` first');
 const rgPath = await resolveRgPath(process.env, silentLogger);
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 

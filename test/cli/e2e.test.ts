@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 
 function run(args: string[], options: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
@@ -25,6 +25,16 @@ describe('the package binary', () => {
     expect(resolve(__dirname, '../..', pkg.bin.ctxloop!)).toBe(BIN);
     expect(() => accessSync(BIN, constants.X_OK)).not.toThrow();
     expect(readFileSync(BIN, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    // Bundled: the entry loads chunks, not the modules tsc wrote beside it.
+    expect(readFileSync(BIN, 'utf8')).toMatch(/from "\.\.\/chunks\/chunk-\w+\.js"/);
+    expect(readFileSync(BIN, 'utf8')).not.toContain('./main.js');
+  });
+
+  it('stays at dist/cli/bin.js, where the links npx keeps for a checkout\'s directory point', () => {
+    // npx links a checkout's bin once, in its own cache, and reuses the link for every later
+    // clone at that directory: a bin moved elsewhere leaves those clones running the old path.
+    const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(pkg.bin).toEqual({ ctxloop: './dist/cli/bin.js' });
   });
 });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRetrieveArgs, parseRootFlag } from '../../src/cli/args.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const makeRepo = useTempRepos();
 
 /** A link to `dir` under the same name, elsewhere: a root there takes the same label. */

@@ -15,7 +15,7 @@ import type { TempRepo } from '../helpers/make-repo.js';
 import { autoReply, startStubLlm, type RecordedRequest, type StubLlm } from '../helpers/stub-llm.js';
 import { emailRepo } from '../llm/fixture.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const TASK = 'verifyEmail accepts addresses without a domain; sendMail is never called';
 const tempDir = useTempDirs();
 

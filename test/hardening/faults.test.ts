@@ -14,7 +14,7 @@ import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 import { startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const TASK = 'verifyEmail accepts addresses without a domain';
 const tempDir = useTempDirs();
 

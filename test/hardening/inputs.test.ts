@@ -12,7 +12,7 @@ import { retrieve } from '../../src/orchestrator/loop.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const repo = useTempRepos();
 const tempDir = useTempDirs();
 const VERIFY = 'export function verifyEmail(address: string): boolean {\n  return address.includes("@");\n}\n';

@@ -14,7 +14,7 @@ import { createCache } from '../../src/cache/store.js';
 import { createFactsReader } from '../../src/facts/reader.js';
 import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const OUTSIDE = 'OUTSIDE_ROOT_CONTENT_31337';
 const isRoot = process.getuid?.() === 0;
 

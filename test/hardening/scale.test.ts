@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 
 describe.runIf(existsSync(BIN) && existsSync('/usr/bin/time'))('100,000 files', () => {
   let root: string;

@@ -12,7 +12,7 @@ import type { TempRepo } from '../helpers/make-repo.js';
 import { autoReply, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
 import { leaksIn, PLANTED, PLANTED_TASK, plantedRepo } from './planted.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(ANTHROPIC|OPENAI|CTXLOOP)_/.test(k)));

@@ -7,7 +7,7 @@ import type { TempRepo } from '../helpers/make-repo.js';
 import { autoReply, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
 import { emailRepo, SECRETS } from './fixture.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const TASK = 'verifyEmail accepts addresses without a domain';
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempRepos } from '../helpers/make-repo.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const makeRepo = useTempRepos();
 
 function run(args: string[], input = ''): Promise<{ code: number; stdout: string; stderr: string }> {

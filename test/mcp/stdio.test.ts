@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 
-const BIN = resolve(__dirname, '../../dist/bin/ctxloop.js');
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 
 const FILES = {
   'src/auth/verify.ts': 'export function verifyEmail(address: string): boolean {\n  if (!address.includes("@")) throw new Error("invalid address");\n  return /@.+\\./.test(address);\n}\n',
