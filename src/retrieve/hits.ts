@@ -7,13 +7,14 @@ import pLimit from 'p-limit';
 import { GENERATED_HEADER_BYTES, isGeneratedText } from '../core/generated.js';
 import { readInsideRoot } from '../core/read-inside.js';
 import type { Candidate, Hit } from '../core/types.js';
-import { MAX_HIT_TEXT, selectHits } from './collect.js';
+import { createLineMatcher, MAX_HIT_TEXT, selectHits } from './collect.js';
 import type { LineIndex } from './line-index.js';
 import type { MatchLog } from './match-log.js';
 import { replayLines, scanTerms, type ScanRun, type ScanTerms } from './scan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 const NEWLINE = 0x0a;
+const CR = 0x0d;
 
 /**
  * Hits of one file from its per-line terms: the best lines (most distinct terms, then earliest)
@@ -22,15 +23,16 @@ const NEWLINE = 0x0a;
  * more, or was swapped since the scan for a link out of the root, a FIFO or a file over
  * `maxFileSize` (a 1.9 GB one was read whole), gives no hits.
  */
-export async function readHits(realRoot: string, path: string, lines: ReadonlyMap<number, string[]>, maxFileSize: number): Promise<{ hits: Hit[]; generated: boolean }> {
-  const chosen = selectHits([...lines].map(([line, terms]) => ({ line, terms })));
-  if (chosen.length === 0) return { hits: [], generated: false };
+export async function readHits(realRoot: string, path: string, lines: ReadonlyMap<number, string[]>, maxFileSize: number, terms?: ScanTerms): Promise<{ hits: Hit[]; generated: boolean }> {
+  if (lines.size === 0) return { hits: [], generated: false };
   const read = await readInsideRoot(realRoot, path, maxFileSize);
   // vanished or unreadable since the scan: no evidence lines, the counts still stand
   if (!('bytes' in read)) return { hits: [], generated: false };
   const { bytes } = read;
   // read whole here anyway: its first lines say whether a tool wrote it
   const generated = isGeneratedText(decoder.decode(bytes.subarray(0, GENERATED_HEADER_BYTES)));
+  if (terms && bytes.indexOf(NEWLINE) === -1 && bytes.indexOf(CR) !== -1) return { hits: crOnlyHits(decoder.decode(bytes), lines, terms), generated };
+  const chosen = selectHits([...lines].map(([line, terms]) => ({ line, terms })));
   const hits: Hit[] = [];
   let line = 1;
   let start = 0;
@@ -46,6 +48,20 @@ export async function readHits(realRoot: string, path: string, lines: ReadonlyMa
     hits.push({ line: wanted, text: text.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd(), terms });
   }
   return { hits, generated };
+}
+
+/**
+ * The hits of a file whose lines end in a lone CR (`normalizeNewlines`): rg, counting by `\n`,
+ * put every match on line 1, so the terms it found there are looked for again line by line.
+ */
+function crOnlyHits(text: string, lines: ReadonlyMap<number, string[]>, terms: ScanTerms): Hit[] {
+  const found = new Set([...lines.values()].flat());
+  const match = createLineMatcher({ keywords: terms.keywords.filter((k) => found.has(k)), literals: terms.literals.filter((l) => found.has(l)), symbols: terms.symbols.filter((s) => found.has(s)) });
+  const perLine = text.split('\r').flatMap((line, i) => {
+    const on = match(line);
+    return on ? [{ line: i + 1, text: line, terms: [...on.keywords.keys(), ...on.literals, ...on.symbols] }] : [];
+  });
+  return selectHits(perLine).map((hit) => ({ ...hit, text: hit.text.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd() }));
 }
 
 /** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the terms it ran. */
@@ -84,7 +100,7 @@ export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerm
       limit(async () => {
         const onLines = lines.linesOf(path, terms);
         if (onLines.size === 0) return;
-        const read = await readHits(realRoot, path, onLines, run.maxFileSize);
+        const read = await readHits(realRoot, path, onLines, run.maxFileSize, terms);
         candidate.hits = read.hits;
         if (read.generated) candidate.generated = true;
       }),

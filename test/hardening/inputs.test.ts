@@ -165,6 +165,25 @@ describe('hostile files', () => {
     expect(JSON.stringify(result)).not.toContain('\\u0000');
   });
 
+  it('a file whose lines end in a lone CR (classic Mac OS) is read as lines, its evidence on the lines that hold it', async () => {
+    // rg counts lines by LF, so it puts every match of such a file on line 1: the region was the
+    // whole file as one line, each CR shown as U+FFFD
+    const pads = Array.from({ length: 30 }, (_, i) => `function pad${i}(s) { return s; }`);
+    const mac = ['// utilities', ...pads, '', '// the postal code check below rejects Canadian codes', 'function checkPostal(code) {', '  return /^\\d{5}$/.test(code);', '}', ...pads.map((l) => l.replace('pad', 'trim'))].join('\r') + '\r';
+    // in a file with LFs, a lone CR (here in a string) does not start a line: rg's count is kept
+    const mixed = 'const sep = "a\rb";\nexport function verifyMixed() {\n  return sep;\n}\n';
+    const r = repo({ 'src/mac.js': mac, 'src/mixed.ts': mixed });
+    const result = await retrieve('the postal code check rejects Canadian codes; verifyMixed', { ...offline(r.root), threshold: 0, withContent: true });
+    const byPath = new Map(result.files.map((f) => [f.path, f]));
+    const regions = byPath.get('src/mac.js')!.regions;
+    const postal = regions.find((g) => g.start <= 34 && g.end >= 35);
+    expect(postal).toBeDefined();
+    expect(postal!.content).toContain('// the postal code check below rejects Canadian codes\nfunction checkPostal(code) {\n');
+    expect(regions.every((g) => g.end - g.start < 20)).toBe(true);
+    expect(JSON.stringify(result)).not.toMatch(/\\r|\uFFFD/);
+    expect(byPath.get('src/mixed.ts')!.regions.find((g) => g.symbol === 'verifyMixed')).toMatchObject({ start: 2, end: 4 });
+  });
+
   it('a repository with no file at all, or only files that are skipped, gives an empty result', async () => {
     for (const files of [{}, { '.env': 'TOKEN=x\n', 'logo.png': bytes(100), 'package-lock.json': '{}' }]) {
       const r = repo(files);
