@@ -170,14 +170,18 @@ async function settleAll<T>(promises: Promise<T>[], stop: () => void): Promise<T
   return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
-/** Two roots over the same files (one directory twice, or one inside another) would list, score and pack those files twice. */
+/**
+ * Two roots over the same files (one directory twice, or one inside another) would list, score
+ * and pack those files twice; a root inside another is refused even where the outer one ignores it.
+ */
 function refuseOverlap(roots: readonly LabelledRoot[]): void {
   for (const [i, root] of roots.entries()) {
     for (const other of roots.slice(0, i)) {
       if (other.path === root.path) throw new UsageError('bad_option', `roots ${other.label} and ${root.label} are the same directory (${root.path}): give it once`);
       const [outer, inner] = isInsideRoot(other.path, root.path) ? [other, root] : isInsideRoot(root.path, other.path) ? [root, other] : [];
       if (outer && inner) {
-        throw new UsageError('bad_option', `root ${inner.label} (${inner.path}) lies inside root ${outer.label} (${outer.path}): its files would be searched twice`, { hint: `give ${outer.label} alone, or narrow it with --scope` });
+        // Said as a rule, not as "searched twice": the outer root may ignore the inner directory.
+        throw new UsageError('bad_option', `root ${inner.label} (${inner.path}) lies inside root ${outer.label} (${outer.path}): roots must not nest`, { hint: `give ${outer.label} alone (narrowed with --scope if need be), or directories side by side` });
       }
     }
   }
