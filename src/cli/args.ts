@@ -116,9 +116,14 @@ export function parseRootFlag(raw: string, cwd: string): RootSpec {
   return { label, path: resolve(cwd, path) };
 }
 
-/** True when a help flag is anywhere in argv: help wins over every other mistake on the line. */
+/**
+ * True when a help flag is anywhere in argv, alone or among short flags run together (`-qh`, as
+ * `util.parseArgs` reads them: `-hq` used to run the command): help wins over every other
+ * mistake on the line. Nothing after `--` is a flag.
+ */
 export function wantsHelp(argv: readonly string[]): boolean {
-  return argv.some((arg) => arg === '--help' || arg === '-h');
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || /^-[qh]*h[qh]*$/.test(arg));
 }
 
 /** Best guess at the output format before (or when) parsing fails, so errors still print as JSON. */

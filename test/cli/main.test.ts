@@ -268,11 +268,20 @@ describe('main: help and version', () => {
   });
 
   it('retrieve --help and help retrieve print the flags, even next to a bad flag', async () => {
-    for (const argv of [['retrieve', '--help'], ['help', 'retrieve'], ['retrieve', '--bogus', '-h']]) {
+    // -h among short flags run together asks for help too (`-hq` ran the command)
+    for (const argv of [['retrieve', '--help'], ['help', 'retrieve'], ['retrieve', '--bogus', '-h'], ['retrieve', '--task', 't', '-hq'], ['retrieve', '--task', 't', '-qh']]) {
       const io = makeIo();
       expect(await main(argv, io, fakeRun())).toBe(0);
       expect(io.stdout.text).toContain('--max-cycles N');
     }
+  });
+
+  it('trace -qh prints its help, and no run starts', async () => {
+    const run = fakeRun();
+    const io = makeIo();
+    expect(await main(['trace', '--symbol', 'x', '-qh'], io, run)).toBe(0);
+    expect(io.stdout.text).toContain('ctxloop trace: the call chains');
+    expect(run.calls).toHaveLength(0);
   });
 
   it('an unknown command is a usage error', async () => {
