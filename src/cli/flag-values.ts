@@ -47,13 +47,13 @@ export function parseTextFlag(flag: string, raw: string): string {
  * A flag that takes one value given twice (`--task a --task b`): `util.parseArgs` keeps the last
  * one without a word, and the first was surely meant too. `tokens`: those of the parse (`tokens: true`).
  */
-export function rejectRepeatedFlags(tokens: readonly ArgToken[], options: ParseArgsOptionsConfig): void {
+export function rejectRepeatedFlags(tokens: readonly ArgToken[], options: ParseArgsOptionsConfig, seeHelp = SEE_HELP): void {
   const seen = new Set<string>();
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
     const spec = options[token.name];
     if (!spec || spec.type !== 'string' || spec.multiple) continue;
-    if (seen.has(token.name)) throw badFlag(`--${token.name} given more than once ${SEE_HELP}`);
+    if (seen.has(token.name)) throw badFlag(`--${token.name} given more than once ${seeHelp}`);
     seen.add(token.name);
   }
 }
@@ -65,24 +65,24 @@ export const PROVIDERS = settingsSchema.shape.provider.unwrap().options;
  * Turns a `util.parseArgs` error into one line ending with `(see ctxloop --help)`. Node's own
  * messages span several lines and mention positional-argument tricks nobody asked about.
  */
-export function toFlagError(error: unknown, known: readonly string[], positional = 'pass the task with --task "…"'): UsageError {
+export function toFlagError(error: unknown, known: readonly string[], positional = 'pass the task with --task "…"', seeHelp = SEE_HELP): UsageError {
   const code = (error as { code?: unknown }).code;
   const message = error instanceof Error ? error.message : String(error);
   const flag = /'(-{1,2}[^'\s<]+)/.exec(message)?.[1] ?? '';
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const guess = suggestName(flag.replace(/^-+/, ''), known);
-    return badFlag(`unknown flag ${flag}${guess ? `, did you mean --${guess}?` : ''} ${SEE_HELP}`);
+    return badFlag(`unknown flag ${flag}${guess ? `, did you mean --${guess}?` : ''} ${seeHelp}`);
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const arg = /'([^']*)'/.exec(message)?.[1] ?? '';
-    return badFlag(`unexpected argument ${JSON.stringify(arg)}: ${positional} ${SEE_HELP}`);
+    return badFlag(`unexpected argument ${JSON.stringify(arg)}: ${positional} ${seeHelp}`);
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
-    if (message.includes('does not take an argument')) return badFlag(`${flag} does not take a value ${SEE_HELP}`);
-    if (message.includes('ambiguous')) return badFlag(`${flag} needs a value (write ${flag}=-… for one starting with "-") ${SEE_HELP}`);
-    return badFlag(`${flag} needs a value ${SEE_HELP}`);
+    if (message.includes('does not take an argument')) return badFlag(`${flag} does not take a value ${seeHelp}`);
+    if (message.includes('ambiguous')) return badFlag(`${flag} needs a value (write ${flag}=-… for one starting with "-") ${seeHelp}`);
+    return badFlag(`${flag} needs a value ${seeHelp}`);
   }
-  return badFlag(`${message.split('\n')[0] ?? message} ${SEE_HELP}`);
+  return badFlag(`${message.split('\n')[0] ?? message} ${seeHelp}`);
 }
 
 /** A whole-number flag within bounds, for flags that are not settings (`--depth`, `--history-depth`). */

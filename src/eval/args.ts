@@ -1,10 +1,12 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { rejectRepeatedFlags, toFlagError } from '../cli/flag-values.js';
 import { UsageError } from '../core/errors.js';
 import type { ProviderName } from '../core/options.js';
 import type { EvalMethod } from './types.js';
 
 const PROVIDERS: readonly ProviderName[] = ['offline', 'auto', 'anthropic', 'openai'];
+const SEE_EVAL_HELP = '(see ctxloop eval --help)';
 
 export const EVAL_USAGE = `Usage: ctxloop eval --dataset FILE.jsonl --repos DIR [options]
 
@@ -64,12 +66,19 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** argv → options (paths absolute against `cwd`), or 'help'. Bad flags throw `UsageError`. */
+/**
+ * argv → options (paths absolute against `cwd`), or 'help'. Bad flags throw `UsageError`: an
+ * empty value (`--work "$UNSET"` made the current directory the work dir, and a folder there
+ * named like a mirror was replaced by a clone) and a flag given twice among them.
+ */
 export function parseEvalArgs(argv: string[], cwd: string): EvalCommandOptions | 'help' {
   const values = parseFlags(argv);
   if (values.help) return 'help';
-  if (!values.dataset) throw usage('--dataset FILE is required');
-  if (!values.repos) throw usage('--repos DIR is required');
+  for (const flag of ['dataset', 'repos', 'work', 'out', 'only'] as const) {
+    if (values[flag] !== undefined && values[flag].trim() === '') throw usage(`--${flag} must not be empty`);
+  }
+  if (values.dataset === undefined) throw usage('--dataset FILE is required');
+  if (values.repos === undefined) throw usage('--repos DIR is required');
   const method = values.method ?? 'ctxloop';
   if (method !== 'ctxloop' && method !== 'bm25') throw usage(`--method must be ctxloop or bm25 (got ${JSON.stringify(method)})`);
   const provider = values.provider ?? 'offline';
@@ -99,26 +108,14 @@ export function parseEvalArgs(argv: string[], cwd: string): EvalCommandOptions |
 }
 
 function parseFlags(argv: string[]) {
+  let parsed;
   try {
-    return parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }).values;
+    parsed = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false, tokens: true });
   } catch (error) {
-    throw usage(describeParseError(error as Error & { code?: string }), error);
+    throw toFlagError(error, Object.keys(FLAGS), 'eval takes flags only', SEE_EVAL_HELP);
   }
-}
-
-// node's messages run over several sentences; keep what failed on one line.
-function describeParseError(error: Error & { code?: string }): string {
-  const flag = /'(-{1,2}[^' ]+)/.exec(error.message)?.[1] ?? '';
-  switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown flag ${flag}`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /argument missing/.test(error.message) ? `${flag} needs a value` : `${flag} takes no value`;
-    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `unexpected argument ${/'([^']*)'/.exec(error.message)?.[1] ?? ''}`.trimEnd();
-    default:
-      return error.message.split('\n')[0] ?? 'bad arguments';
-  }
+  rejectRepeatedFlags(parsed.tokens, FLAGS, SEE_EVAL_HELP);
+  return parsed.values;
 }
 
 function parseCount(flag: string, text: string, min: number, max: number): number {
@@ -138,5 +135,5 @@ function parseRegex(text: string): RegExp {
 }
 
 function usage(message: string, cause?: unknown): UsageError {
-  return new UsageError('bad_option', `${message} (see ctxloop eval --help)`, cause === undefined ? {} : { cause });
+  return new UsageError('bad_option', `${message} ${SEE_EVAL_HELP}`, cause === undefined ? {} : { cause });
 }

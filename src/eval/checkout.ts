@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CtxloopError } from '../core/errors.js';
 import { runGit } from './git.js';
@@ -42,9 +42,17 @@ export async function prepareCheckout(reposDir: string, repo: string, baseCommit
   return { root, commit, excluded, cloned };
 }
 
-/** Clones beside the target and renames, so an interrupted clone never looks like a finished one. */
+/**
+ * Clones beside the target and renames, so an interrupted clone never looks like a finished one.
+ * A directory already there that is not a clone is someone's: refused, never replaced (it was
+ * removed, with whatever a work dir given by mistake held under a mirror's name).
+ */
 async function createClone(mirror: string, root: string): Promise<void> {
   const temp = `${root}.partial-${process.pid}`;
+  const there = await readdir(root).catch(() => undefined);
+  if (there !== undefined && there.length > 0) {
+    throw new CtxloopError('fs_error', `${root} exists and is not a clone made by ctxloop eval: move it away, or give another --work`);
+  }
   await rm(temp, { recursive: true, force: true });
   await rm(root, { recursive: true, force: true });
   await mkdir(join(root, '..'), { recursive: true });

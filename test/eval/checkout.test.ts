@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareCheckout } from '../../src/eval/checkout.js';
@@ -44,6 +44,18 @@ describe('prepareCheckout', () => {
     expect(git(back.root, 'status', '--porcelain')).toBe('');
     expect(git(back.root, 'log', '--all', '--format=%H').split('\n')).toEqual([base]);
     expect(git(back.root, 'reflog')).toBe('');
+  });
+
+  it("refuses a directory under the mirror's name that is not a clone, and leaves it as it was (it was removed)", async () => {
+    fixture = makeMirror();
+    const { reposDir, workDir, base } = fixture;
+    mkdirSync(join(workDir, 'acme+widget'), { recursive: true });
+    writeFileSync(join(workDir, 'acme+widget', 'notes.txt'), 'precious');
+    await expect(prepareCheckout(reposDir, 'acme/widget', base, workDir)).rejects.toThrow(/acme\+widget exists and is not a clone made by ctxloop eval/);
+    expect(readFileSync(join(workDir, 'acme+widget', 'notes.txt'), 'utf8')).toBe('precious');
+    // an empty one is taken
+    rmSync(join(workDir, 'acme+widget', 'notes.txt'));
+    await expect(prepareCheckout(reposDir, 'acme/widget', base, workDir)).resolves.toMatchObject({ cloned: true });
   });
 
   it('names the repository when the base commit is not in the mirror', async () => {

@@ -21,8 +21,16 @@ describe('evalCommand usage', () => {
     [['--dataset', 'd.jsonl'], '--repos DIR is required'],
     [['--bogus'], 'unknown flag --bogus'],
     [['--dataset'], '--dataset needs a value'],
-    [['--json=1'], '--json takes no value'],
-    [['stray'], 'unexpected argument stray'],
+    [['--json=1'], '--json does not take a value'],
+    [['stray'], 'unexpected argument "stray": eval takes flags only'],
+    // an unset shell variable: the current directory became the work dir, a folder there named
+    // like a mirror was replaced by a clone
+    [['--dataset', 'd', '--repos', 'r', '--work', ''], '--work must not be empty'],
+    [['--dataset', 'd', '--repos', 'r', '--out', ' '], '--out must not be empty'],
+    [['--dataset', 'd', '--repos', 'r', '--only', ''], '--only must not be empty'],
+    [['--dataset', '', '--repos', 'r'], '--dataset must not be empty'],
+    [['--dataset', 'd', '--repos', 'r', '--work', 'a', '--work', 'b'], '--work given more than once'],
+    [['--dataset', 'd', '--repos', 'r', '--limit', '-1'], '--limit needs a value (write --limit=-… for one starting with "-")'],
     [['--dataset', 'd', '--repos', 'r', '--method', 'grep'], '--method must be ctxloop or bm25 (got "grep")'],
     [['--dataset', 'd', '--repos', 'r', '--limit', '0'], '--limit must be a whole number ≥ 1 (got "0")'],
     [['--dataset', 'd', '--repos', 'r', '--max-cycles', '4'], '--max-cycles must be a whole number from 1 to 3 (got "4")'],
