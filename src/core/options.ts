@@ -1,6 +1,7 @@
 import { relative, resolve, sep } from 'node:path';
+import { types } from 'node:util';
 import { z } from 'zod';
-import { UsageError } from './errors.js';
+import { isUsageError, UsageError } from './errors.js';
 import { globHazard } from './glob-hazard.js';
 import { leavesRoot } from './inside.js';
 import { parseDecimal } from './numbers.js';
@@ -500,7 +501,17 @@ export function checkCallerOptions(value: unknown, what = 'options'): void {
   const fail = (message: string): never => {
     throw new UsageError('bad_option', message);
   };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${what} must be an object (got ${kind(value)})`);
+  try {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(`${what} must be an object (got ${kind(value)})`);
+  } catch (error) {
+    if (isUsageError(error)) throw error;
+    fail(`${what} is a revoked Proxy`); // Array.isArray throws for one, and only for one
+  }
+  // Read as no options at all: the run searched the working directory and wrote the default
+  // cache, whatever the object the promise would give said (`retrieve(t, loadOptions())`).
+  if (typeof (value as { then?: unknown }).then === 'function') fail(`${what} is a Promise: await it, and pass the object it gives`);
+  const builtIn = builtInKind(value as object);
+  if (builtIn) fail(`${what} must be a plain object (got ${builtIn})`);
   const o = value as Record<string, unknown>;
   if (o.root !== undefined && (typeof o.root !== 'string' || o.root.trim() === '')) fail(`root must be a directory path (got ${kind(o.root)})`);
   if (o.roots !== undefined) {
@@ -514,6 +525,19 @@ export function checkCallerOptions(value: unknown, what = 'options'): void {
     const v = o[field];
     if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) fail(`${field} must be an object (got ${kind(v)})`);
   }
+}
+
+/** The kind of a built-in object whose fields are not options (an Error, a Date, a WeakRef…), or undefined. */
+function builtInKind(value: object): string | undefined {
+  if (types.isNativeError(value)) return 'an Error';
+  if (types.isDate(value)) return 'a Date';
+  if (types.isRegExp(value)) return 'a RegExp';
+  if (types.isMap(value) || types.isWeakMap(value)) return 'a Map';
+  if (types.isSet(value) || types.isWeakSet(value)) return 'a Set';
+  if (value instanceof WeakRef) return 'a WeakRef';
+  if (types.isAnyArrayBuffer(value) || ArrayBuffer.isView(value)) return 'binary data';
+  if (types.isBoxedPrimitive(value)) return 'a boxed primitive';
+  return undefined;
 }
 
 /**

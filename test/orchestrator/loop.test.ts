@@ -233,10 +233,16 @@ describe('retrieve (real ripgrep, real files)', () => {
       [{ root: repo.root, budjet: 400 }, /^options: unknown option "budjet", did you mean budget\?$/],
       [{ root: repo.root, withContents: true }, /^options: unknown option "withContents", did you mean withContent\?$/],
       [{ root: repo.root, colour: 'red' }, /^options: unknown option "colour"$/],
+      // read as no options: the run searched the working directory and wrote the default cache
+      [Promise.resolve({ root: repo.root, cache: false }), /^options is a Promise: await it, and pass the object it gives$/],
+      [new WeakRef({ root: repo.root }), /^options must be a plain object \(got a WeakRef\)$/],
+      [Object.assign(new Error('x'), { root: repo.root, cache: false }), /^options must be a plain object \(got an Error\)$/],
+      [new Date(), /^options must be a plain object \(got a Date\)$/],
+      [revoked(), /^options is a revoked Proxy$/],
     ];
     for (const [options, message] of cases) {
       const error = await retrieve('requestTimeout', options as RetrieveOptions).catch((e: unknown) => e);
-      expect(error, JSON.stringify(options)).toMatchObject({ name: 'UsageError', code: 'bad_option', message: expect.stringMatching(message) });
+      expect(error, String(message)).toMatchObject({ name: 'UsageError', code: 'bad_option', message: expect.stringMatching(message) });
     }
     const { trace } = await import('../../src/orchestrator/call-trace.js');
     const { locate } = await import('../../src/orchestrator/locate.js');
@@ -271,7 +277,7 @@ describe('retrieve (real ripgrep, real files)', () => {
     ];
     for (const [options, message] of cases) {
       const error = await retrieve('requestTimeout', { root: repo.root, cache: false, ...options }).catch((e: unknown) => e);
-      expect(error, JSON.stringify(options)).toMatchObject({ name: 'UsageError', code: 'bad_option', message: expect.stringMatching(message) });
+      expect(error, String(message)).toMatchObject({ name: 'UsageError', code: 'bad_option', message: expect.stringMatching(message) });
     }
     const within = await retrieve('requestTimeout', { root: repo.root, cache: false, exclude: Array.from({ length: 200 }, (_, i) => `q${i}/**`), maxFileSize: 16 * 1024 * 1024 });
     expect(within.files.length + within.candidates.length).toBeGreaterThan(0);
@@ -310,3 +316,9 @@ describe('retrieve on ctxloop itself', () => {
     expect(ranking[0]).toBe('src/pack/pack.ts');
   });
 });
+
+function revoked(): object {
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  return proxy;
+}
