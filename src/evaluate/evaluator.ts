@@ -36,8 +36,8 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
   if (provider === 'offline') return { provider: 'offline', note: 'provider: offline' };
   const anthropicKey = checkedKey(env, 'ANTHROPIC_API_KEY');
   const openaiKey = checkedKey(env, 'OPENAI_API_KEY');
-  const anthropicBase = readEnv(env, 'ANTHROPIC_BASE_URL');
-  const openaiBase = readEnv(env, 'OPENAI_BASE_URL');
+  const anthropicBase = checkedBaseUrl(env, 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY');
+  const openaiBase = checkedBaseUrl(env, 'OPENAI_BASE_URL', 'OPENAI_API_KEY');
   const anthropic = (): ChatModel =>
     loadOnFirstCall('anthropic', model ?? ANTHROPIC_DEFAULT_MODEL, [anthropicKey, ...urlSecrets(anthropicBase)], async () =>
       (await import('./anthropic.js')).createAnthropicModel({ apiKey: anthropicKey!, baseURL: anthropicBase, model, timeout, maxRetries }),
@@ -71,6 +71,26 @@ function checkedKey(env: Record<string, string | undefined>, name: string): stri
   const key = readEnv(env, name);
   if (key !== undefined && /[\s\u0000-\u001f\u007f]/.test(key)) throw new UsageError('bad_option', `${name} holds a line break, space or control character: that is not an API key (check how it was set)`);
   return key;
+}
+
+/**
+ * A base URL from the environment that a request can be sent to: http or https, and no user or
+ * password in it. Node's fetch refuses a URL with credentials, so `http://user:pw@host/v1`
+ * reached no server, reported as "unreachable: Connection error" even under --verbose. The
+ * value is never quoted: it may hold a password.
+ */
+function checkedBaseUrl(env: Record<string, string | undefined>, name: string, keyName: string): string | undefined {
+  const url = readEnv(env, name);
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError('bad_option', `${name} is not a URL (write it as http://host:port/v1)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('bad_option', `${name} must start with http:// or https:// (write it as http://host:port/v1)`);
+  if (parsed.username || parsed.password) throw new UsageError('bad_option', `${name} holds a user or password, which no request can carry: give the URL without them, and the key in ${keyName}`);
+  return url;
 }
 
 /** A base URL as a note shows it: no user or password (`http://user:pass@host`), no query or fragment (`?api-key=…`). */

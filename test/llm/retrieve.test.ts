@@ -183,11 +183,24 @@ describe('retrieve with a model', () => {
     const echoed = await retrieve(TASK, { ...openai(), logger: { ...logger, info: (m) => void infos.push(m) }, env: { OPENAI_BASE_URL: `${stub.openaiURL}?api-key=hunter2query`, OPENAI_API_KEY: key } });
     stub.script({ status: 422, body: { error: { message: `Incorrect API key provided: ${key}`, type: 'invalid_request_error', code: null } } });
     const rejected = await retrieve(TASK, { ...openai(), logger: { ...logger, info: (m) => void infos.push(m) }, env: { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: key } });
-    await expect(retrieve(TASK, { ...openai(), noEgress: true, env: { OPENAI_BASE_URL: withPassword } })).rejects.toThrow(/a model is configured \(openai \(gpt-[^,]+, at http:\/\/\*\*\*@127\.0\.0\.1:\d+\/v1\)\)/);
-    const shown = JSON.stringify([infos, warnings, echoed, rejected]);
+    // a user and password: Node's fetch refuses the URL, so no request left ("unreachable")
+    const withUser = await retrieve(TASK, { ...openai(), env: { OPENAI_BASE_URL: withPassword } }).catch((e: unknown) => e);
+    expect(withUser).toMatchObject({ code: 'bad_option', message: 'OPENAI_BASE_URL holds a user or password, which no request can carry: give the URL without them, and the key in OPENAI_API_KEY' });
+    const shown = JSON.stringify([infos, warnings, echoed, rejected, (withUser as Error).message]);
     expect(infos.some((m) => m.includes('?…'))).toBe(true);
     expect(warnings.some((w) => w.includes('Incorrect API key provided: ***'))).toBe(true);
     for (const secret of ['hunter2secretpw', 'hunter2query', key]) expect(shown).not.toContain(secret);
+  });
+
+  it('refuses a base URL that is no http(s) URL, without quoting it, and sends nothing', async () => {
+    for (const [url, message] of [
+      ['localhost:8080/v1', 'OPENAI_BASE_URL must start with http:// or https:// (write it as http://host:port/v1)'],
+      ['not a url at all', 'OPENAI_BASE_URL is not a URL (write it as http://host:port/v1)'],
+    ]) {
+      const error = await retrieve(TASK, { ...openai(), provider: 'openai', env: { OPENAI_BASE_URL: url! } }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'bad_option', message });
+    }
+    expect(stub.requests).toEqual([]);
   });
 
   it('refuses an API key holding a line break or a space, without quoting it (the SDK\'s header error did)', async () => {
