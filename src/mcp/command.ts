@@ -174,6 +174,11 @@ function watchInvalidRequests(stdin: Readable): { next: () => string | number | 
 function trackRequests(transport: StdioServerTransport, stdout: Writable): { pending: () => number; open: () => Array<string | number>; settled: (signal?: AbortSignal) => Promise<void> } {
   const open = new Set<string | number>();
   const waiters = new Set<() => void>();
+  // stdout whose reader is gone (EPIPE): process.stdout says so by an 'error' event only (it is
+  // neither destroyed nor errored), and the SDK's send waits for a 'drain' that never comes, so
+  // the answers waiting on it never settled and the process exited 13 in silence
+  let failed = false;
+  const failure = new Promise<void>((done) => stdout.once('error', () => ((failed = true), done())));
   const settle = (id: unknown): void => {
     if (typeof id !== 'string' && typeof id !== 'number') return;
     open.delete(id);
@@ -191,7 +196,7 @@ function trackRequests(transport: StdioServerTransport, stdout: Writable): { pen
     const m = message as { id?: unknown; method?: unknown };
     const isResponse = m.method === undefined;
     try {
-      await send(oneLineError(message));
+      await Promise.race([send(oneLineError(message)), failure]);
     } finally {
       if (isResponse) settle(m.id);
     }
@@ -201,11 +206,11 @@ function trackRequests(transport: StdioServerTransport, stdout: Writable): { pen
     open: () => [...open],
     settled: (signal) =>
       new Promise<void>((done) => {
-        if (open.size === 0 || signal?.aborted || stdout.destroyed) return done();
+        if (open.size === 0 || signal?.aborted || stdout.destroyed || failed) return done();
         waiters.add(done);
         signal?.addEventListener('abort', () => done(), { once: true });
         stdout.once('close', () => done());
-        stdout.once('error', () => done());
+        void failure.then(done);
       }),
   };
 }

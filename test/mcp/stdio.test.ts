@@ -201,6 +201,19 @@ describe.runIf(existsSync(BIN))('ctxloop mcp when stdin closes with calls runnin
   });
 });
 
+describe.runIf(existsSync(BIN))('ctxloop mcp when its reader is gone', () => {
+  it('exits 0 once stdin closes, its answers unwritable (EPIPE): it waited for a drain that never came and exited 13', async () => {
+    await withServer(['--quiet'], async (server) => {
+      server.child.stdout.destroy();
+      await new Promise((done) => setTimeout(done, 200));
+      server.send({ id: 1, method: 'ping' });
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
+      expect(server.out.stderr).toBe('');
+    });
+  });
+});
+
 describe.runIf(existsSync(BIN))('ctxloop mcp when the last request has no newline after it', () => {
   it('answers it before it exits 0 (it sat in the transport\'s buffer, unanswered)', async () => {
     await withServer(['--quiet'], async (server) => {
