@@ -77,6 +77,23 @@ describe('offline evaluator', () => {
     expect(ranked[1]!.relevance).toBeGreaterThan(ranked[2]!.relevance);
   });
 
+  it('ranks a file that only re-exports (a barrel) below the file it points at, on the same words', () => {
+    // the short barrel won on length alone: `export { handle } from './handler'` names the directory's words too
+    const task = 'AWS Lambda adapter drops the second cookie';
+    const plan = planQuery(task);
+    const barrel = candidate('src/adapter/aws-lambda/index.ts', ["export { handle } from './handler'", "export type { LambdaContext } from './types'"]);
+    const handler = candidate('src/adapter/aws-lambda/handler.ts', ['export const handle = (app) => async (event) => {', '  return toResult(await app.fetch(toRequest(event)))', '}']);
+    const facts = new Map([
+      [barrel.path, { path: barrel.path, hash: 'a', language: 'typescript', lines: 2, defs: [], imports: ['./handler', './types'], calls: [] }],
+      [handler.path, { path: handler.path, hash: 'b', language: 'typescript', lines: 3, defs: [{ name: 'handle', kind: 'function' as const, start: 1, end: 3, qualified: 'handle' }], imports: [], calls: ['fetch'] }],
+    ]);
+    const candidates = [barrel, handler];
+    const score = (withFacts: boolean) =>
+      scoreOffline({ task, plan, query: plan, candidates, facts: withFacts ? facts : new Map(), stats: statsFor(candidates), files: candidates.map((c) => c.path) }).sort((a, b) => b.relevance - a.relevance)[0]!.path;
+    expect(score(false)).toBe(barrel.path); // read as words alone, the barrel leads
+    expect(score(true)).toBe(handler.path);
+  });
+
   it('ranks the issue form a task was filed through below any code, and never packs it', () => {
     // the form's prompts are the task's headings: every word of the scaffolding matches it
     const form = candidate('.github/ISSUE_TEMPLATE/bug_report.md', [

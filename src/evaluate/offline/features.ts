@@ -41,6 +41,8 @@ export interface Features {
   matched: string[];
   /** Lines that define a plan symbol. */
   definitionLines: number[];
+  /** Source that defines nothing and only imports or re-exports (`export { x } from './x'`): a pointer to the files that do. */
+  barrel: boolean;
 }
 
 export interface FeatureContext {
@@ -119,6 +121,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     literal,
     matched: matched.sort((a, b) => b.mass - a.mass).map((m) => m.term),
     definitionLines,
+    barrel: facts !== undefined && facts.defs.length === 0 && facts.imports.length > 0,
   };
 }
 
