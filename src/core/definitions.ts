@@ -28,7 +28,9 @@ function patternsFor(name: string): RegExp[] {
     new RegExp(`^\\s*#\\s*define\\s+${b}`),
     // assignments: NAME = …, obj.NAME = …, NAME: … (object/class members), NAME := …
     new RegExp(`(?:^|[\\s.;{])${b}\\s*(?::=|=(?![=>])|\\+=)`),
-    new RegExp(`^\\s*(?:(?:public|private|protected|static|readonly|async|get|set|override|abstract)\\s+)*${b}\\s*(?:\\??:\\s*[^=]|\\([^)]*\\)\\s*[:{]|=)`),
+    // A member's colon follows its name (`name: string`, `name?: T`), or stands apart (`name : T`):
+    // `std::fill_n(…)` and `Rack::Logger.new` qualify a name, Ruby's `set :logging` passes a symbol.
+    new RegExp(`^\\s*(?:(?:public|private|protected|static|readonly|async|get|set|override|abstract)\\s+)*${b}(?:\\??:(?!:)\\s*[^=]|\\s+\\??:\\s+[^=]|\\s*\\([^)]*\\)\\s*[:{]|\\s*=)`),
   ];
   cache.set(name, patterns);
   return patterns;

@@ -97,4 +97,14 @@ describe('isDefinitionLine', () => {
     expect(isDefinitionLine('// verifyEmail = old', 'verifyEmail')).toBe(false);
     expect(isDefinitionLine("    >>> ds.PatientName = 'CITIZEN^Joan'", 'PatientName')).toBe(false);
   });
+
+  it('reads a member by the colon after its name, not a qualified name or a Ruby symbol argument', () => {
+    for (const [line, name] of [['  timeout: 30,', 'timeout'], ['  name?: string;', 'name'], ['  name : string;', 'name'], ['    retries: int = 3', 'retries']]) {
+      expect(isDefinitionLine(line!, name!), line).toBe(true);
+    }
+    // each of these "defined" the qualifier: seven files of a sub-gem defined Rack, eight C++ files std
+    for (const [line, name] of [['std::fill_n(out, n, c);', 'std'], ['  Rack::Logger.new(app)', 'Rack'], ['Carbon::setLocale($locale);', 'Carbon'], ['    content_type :html', 'content_type'], ['set :logging, true', 'set']]) {
+      expect(isDefinitionLine(line!, name!), line).toBe(false);
+    }
+  });
 });
