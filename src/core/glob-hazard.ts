@@ -13,7 +13,17 @@ export const MAX_GLOB_WILDCARDS = 4;
 /** Why `glob` is not read (too long, too many wildcards); undefined when it is fine. */
 export function globHazard(glob: string): string | undefined {
   if (glob.length > MAX_GLOB_CHARS) return `a glob may hold at most ${MAX_GLOB_CHARS.toLocaleString('en-US')} characters (this one holds ${glob.length.toLocaleString('en-US')})`;
-  const wildcards = glob.replace(/(^|\/)\*\*(?=\/|$)/g, '$1').replace(/[*+@?!]\(/g, '*').split('*').length - 1;
+  const wildcards = wildcardsOf(glob);
   if (wildcards > MAX_GLOB_WILDCARDS) return `a glob may hold at most ${MAX_GLOB_WILDCARDS} * wildcards besides ** (this one holds ${wildcards}: matching it backtracks for seconds a path)`;
   return undefined;
+}
+
+/** The `*` wildcards and extglob groups of a glob, its `**` segments aside. */
+export function wildcardsOf(glob: string): number {
+  return glob.replace(/(^|\/)\*\*(?=\/|$)/g, '$1').replace(/[*+@?!]\(/g, '*').split('*').length - 1;
+}
+
+/** The `**` segments of a glob. */
+export function globstarsOf(glob: string): number {
+  return glob.match(/(?:^|\/)\*\*(?=\/|$)/g)?.length ?? 0;
 }

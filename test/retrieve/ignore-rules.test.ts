@@ -42,6 +42,18 @@ describe('the fallback listing and a rule no path can match', () => {
   });
 });
 
+describe('the fallback listing and a rule that backtracks', () => {
+  it('drops a rule of many ** or * (the listing ran for minutes over a deep tree, deaf to Ctrl-C) and applies the others', async () => {
+    const deep = `${'a/'.repeat(80)}c.txt`;
+    const r = repo({ '.gitignore': '**/a/**/a/**/a/**/a/**/a/**/a/**/a/**/b\n*a*a*a*a*ab\nsecret.txt\n', [deep]: 'x', 'secret.txt': 'a', 'src/a.ts': 'b' }, { git: false });
+    const started = performance.now();
+    const listed = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 });
+    expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', deep, 'src/a.ts']);
+    expect(listed.droppedRules).toBe(2);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
 describe('the fallback listing and a large .gitignore', () => {
   it('applies a .gitignore over 1 MB, as rg does (it was dropped whole), reading its head', async () => {
     // 1.5 MB: its first line is a rule, the rest comments; the cut falls between two lines

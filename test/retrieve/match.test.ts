@@ -1,3 +1,4 @@
+import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { isUsageError } from '../../src/core/errors.js';
 import { globHazard } from '../../src/core/glob-hazard.js';
@@ -83,6 +84,30 @@ describe('globs that backtrack', () => {
     let hits = 0;
     for (let i = 0; i < 200_000; i++) if (matches(`src/pkg${i % 100}/deep/dir/file${i}.test.ts`)) hits++;
     expect(hits).toBe(200_000);
+  });
+
+  it('matches globs of many ** and * segments over deep paths at once: one exclude ran for minutes, deaf to Ctrl-C', () => {
+    // picomatch's regex for the whole path tried every way the **s and *s split 80 directories
+    const deep = `${'a/'.repeat(80)}c.txt`;
+    const wide = `${`${'a'.repeat(200)}/`.repeat(64)}c.txt`;
+    const started = performance.now();
+    for (const glob of ['**/a/**/a/**/a/**/a/**/a/**/a/**/a/**/b', '**/*a*/**/*a*/b', '*a*/**/*a*/**/b', '**/*a*a*/**/b']) {
+      const matches = createPathMatcher([glob], { matchParents: true });
+      expect(matches(deep), glob).toBe(false);
+      expect(matches(wide), glob).toBe(false);
+    }
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('reads sound globs as picomatch reads the whole path: files and their directories', () => {
+    const globs = ['src/**', '**/*.ts', 'src/*.ts', '**/test/**', 'lib/**/gen/*.{js,ts}', '/build', 'docs/api', '**/a?c/**', 'src/[!x]*.ts', '{src,lib/core}/**/*.js', 'pkg/**/*', '.github/**', '**'];
+    const paths = ['src/a.ts', 'src/x.ts', 'src/deep/b.ts', 'lib/core/x.js', 'lib/x/gen/y.js', 'lib/gen/z.ts', 'build/out.js', 'x/build/out.js', 'docs/api/index.md', 'docs/apis/x.md', 'q/abc/r.txt', 'test/x.py', 'a/test/b/c.py', 'pkg/m.go', '.github/workflows/ci.yml', 'README.md', 'lib/core/sub/w.js'];
+    for (const glob of globs) {
+      const whole = picomatch(glob.replace(/^\//, '').replace(/\[!/g, '[^'), { dot: true });
+      const matches = createPathMatcher([glob]);
+      for (const path of paths) expect(matches(path), `${glob} ${path}`).toBe(whole(path));
+    }
+    expect(() => createPathMatcher(['{a/b,c/d}{1..50}/**'])).toThrow(/may expand to at most 64 paths \(this one to 100\)/);
   });
 
   it('the settings refuse such a glob, from a config file or a flag, naming the field', async () => {
