@@ -1,4 +1,5 @@
-import { lstat, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readlink, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { isInsideRoot } from './inside.js';
 import { isNotRegularFile, withRegularFile } from './regular-file.js';
@@ -27,9 +28,30 @@ export async function readInsideRoot(realRoot: string, relative: string, maxFile
     const info = await stat(real);
     if (!info.isFile()) return { skipped: 'not_a_file' };
     if (info.size > maxFileSize) return { skipped: 'too_large' };
-    // checked again on the open handle: the path may have become a FIFO or grown since stat
-    return await withRegularFile(real, async (handle, opened): Promise<ReadOutcome> => (opened.size > maxFileSize ? { skipped: 'too_large' } : { bytes: await handle.readFile() }));
+    // checked again on the open handle: the path may have become a FIFO or grown since stat, or a
+    // directory on it a link out of the root (renamed in between realpath and open: a file from
+    // outside was read, and shown, as the one inside)
+    return await withRegularFile(real, async (handle, opened): Promise<ReadOutcome> => {
+      if (!(await openedInside(realRoot, real, handle, opened))) return { skipped: 'outside' };
+      return opened.size > maxFileSize ? { skipped: 'too_large' } : { bytes: await handle.readFile() };
+    });
   } catch (error) {
     return { skipped: isNotRegularFile(error) ? 'not_a_file' : 'unreadable' };
+  }
+}
+
+/**
+ * Whether the file open as `handle` lies inside the root: where the kernel says it is (Linux:
+ * `/proc/self/fd`), or else where `real` leads now, if that is the very file opened.
+ */
+async function openedInside(realRoot: string, real: string, handle: FileHandle, opened: Stats): Promise<boolean> {
+  const at = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (at !== undefined && isAbsolute(at)) return isInsideRoot(realRoot, at);
+  try {
+    const now = await realpath(real);
+    const info = await stat(now);
+    return isInsideRoot(realRoot, now) && info.dev === opened.dev && info.ino === opened.ino;
+  } catch {
+    return false;
   }
 }

@@ -1,6 +1,10 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInsideRoot, leavesRoot } from '../../src/core/inside.js';
+import { readInsideRoot } from '../../src/core/read-inside.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
@@ -34,3 +38,46 @@ describe('leavesRoot', () => {
     await expect(retrieve('verifyEmail', { root: r.root, cache: false, scope: ['../'] })).rejects.toMatchObject({ code: 'bad_scope' });
   });
 });
+
+describe('readInsideRoot while a directory on the path is swapped for a link out of the root', () => {
+  it('never returns the file outside (the path was checked, then opened by name: a swap in between read it)', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'ctxloop-outside-'));
+    const r = repo({ 'src/sub/secret.py': 'inside\n' });
+    try {
+      mkdirSync(join(outside, 'sub'));
+      writeFileSync(join(outside, 'sub', 'secret.py'), 'OUTSIDE\n');
+      symlinkSync(join(outside, 'sub'), join(r.root, 'src', 'swap'));
+      // another process exchanges src/sub and the link src/swap, as fast as it can
+      const swapper = spawn(process.execPath, ['-e', SWAP, join(r.root, 'src')], { stdio: 'ignore' });
+      const root = realpathSync(r.root);
+      const seen = { inside: 0, outside: 0 };
+      try {
+        const until = performance.now() + 2_000;
+        while (performance.now() < until) {
+          const read = await readInsideRoot(root, 'src/sub/secret.py', 1000);
+          if ('bytes' in read) seen[read.bytes.toString() === 'OUTSIDE\n' ? 'outside' : 'inside']++;
+        }
+      } finally {
+        swapper.kill('SIGKILL');
+      }
+      expect(seen.inside).toBeGreaterThan(0);
+      expect(seen.outside).toBe(0);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 15_000);
+});
+
+/** Swaps `<dir>/sub` and the link `<dir>/swap` by renames, for ever. */
+const SWAP = `
+const { renameSync } = require('node:fs');
+const dir = process.argv[1];
+for (;;) {
+  try {
+    renameSync(dir + '/sub', dir + '/tmp');
+    renameSync(dir + '/swap', dir + '/sub');
+    renameSync(dir + '/sub', dir + '/swap');
+    renameSync(dir + '/tmp', dir + '/sub');
+  } catch {}
+}
+`;
