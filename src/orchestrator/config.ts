@@ -46,7 +46,11 @@ async function resolveRoot(input: string): Promise<string> {
   if (denied !== undefined) throw new UsageError('root_not_found', `root cannot be read: ${shown} (permission denied)`, { hint: 'pass a directory you can read with --root' });
   const pseudo = await pseudoFilesystem(absolute);
   if (pseudo) throw new UsageError('root_not_found', `root is not a repository: ${shown} is on the ${pseudo} pseudo-filesystem`, { hint: 'pass a directory of source files with --root' });
-  return realpath(absolute);
+  const real = await realpath(absolute);
+  // `--root /` (or a run started in `/`: a container's working directory): rg walked /proc and
+  // stuck on it, and the fallback listing gathered every file of the machine until the heap ran out
+  if (dirname(real) === real) throw new UsageError('root_not_found', `root is not a repository: ${shown} is the whole file system`, { hint: "pass a repository's directory with --root" });
+  return real;
 }
 
 /**

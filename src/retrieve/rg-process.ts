@@ -107,14 +107,21 @@ function watchProcess(pid: number | undefined, max: number, on: { over: () => vo
 /**
  * The process holds open a device or a kernel file: rg opens only directories and regular files
  * of a repository, so that is a `.gitignore` linked to one (`/dev/ptmx` or `/dev/tty` block on
- * read; `/proc/kmsg` blocks and consumes the kernel's log), read until the timeout.
+ * read; `/proc/kmsg` blocks and consumes the kernel's log), read until the timeout. Told by what
+ * the file is, not only where: a repository in `/dev/shm` (tmpfs) holds regular files under
+ * `/dev/`, and was taken for stuck once rg ran half a second (its content search lost).
  */
-function holdsDevice(pid: number): boolean {
+export function holdsDevice(pid: number): boolean {
   try {
     return readdirSync(`/proc/${pid}/fd`).some((fd) => {
       if (Number(fd) <= 2) return false; // its pipes to us
       try {
-        return /^\/(?:dev|proc|sys)\//.test(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (!/^\/(?:dev|proc|sys)\//.test(target)) return false;
+        const info = statSync(`/proc/${pid}/fd/${fd}`); // the open file itself
+        if (info.isDirectory()) return false;
+        // a kernel file of /proc or /sys is a regular file to stat; under /dev, only a device is one
+        return !target.startsWith('/dev/') || !info.isFile();
       } catch {
         return false; // closed meanwhile
       }

@@ -224,6 +224,12 @@ describe('hostile files', () => {
       expect(out.stderr).toBe(`ctxloop: root is not a repository: ${root} is on the ${kind} pseudo-filesystem\n  hint: pass a directory of source files with --root\n`);
     }
   });
+
+  it.runIf(existsSync(BIN))('the whole file system as the root (--root /, or a run started in /) is refused at once (a V8 crash after 72 s)', async () => {
+    const out = await run(['retrieve', '--root', '/', '--task', 'x', '--no-cache', '--format', 'paths']);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toBe("ctxloop: root is not a repository: / is the whole file system\n  hint: pass a repository's directory with --root\n");
+  });
 });
 
 function uidOf(user: string): { uid: number; gid: number } | undefined {

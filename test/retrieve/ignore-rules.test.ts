@@ -54,6 +54,20 @@ describe('the fallback listing and a rule that backtracks', () => {
   });
 });
 
+describe('the fallback listing of a tree too large', () => {
+  it('stops walking at its bound and says where (walking a whole machine, it ran out of heap)', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`src/f${i}.ts`] = 'x';
+    const r = repo(files, { git: false });
+    const listed = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 }, 5);
+    expect(listed.files).toHaveLength(5);
+    expect(listed.stoppedAt).toBe(5);
+    const whole = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 });
+    expect(whole.files).toHaveLength(12);
+    expect(whole.stoppedAt).toBeUndefined();
+  });
+});
+
 describe('the fallback listing and a large .gitignore', () => {
   it('applies a .gitignore over 1 MB, as rg does (it was dropped whole), reading its head', async () => {
     // 1.5 MB: its first line is a rule, the rest comments; the cut falls between two lines

@@ -1,11 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchScope } from '../../src/core/deps.js';
 import { isCtxloopError } from '../../src/core/errors.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
 import { listSearchableFiles } from '../../src/retrieve/list.js';
+import { holdsDevice } from '../../src/retrieve/rg-process.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { silentLogger } from '../../src/core/log.js';
 import { useTempRepos } from '../helpers/make-repo.js';
@@ -262,3 +263,28 @@ function killQuietly(pid: number): void {
   }
 }
 
+
+describe.runIf(process.platform === 'linux' && existsSync('/dev/shm'))('holdsDevice (rg found stuck on a device)', () => {
+  it('is a device or kernel file held open, not a regular file or directory under /dev (a repository in /dev/shm lost its content search)', async () => {
+    const dir = mkdtempSync('/dev/shm/ctxloop-');
+    try {
+      writeFileSync(join(dir, 'a.ts'), 'x');
+      const holding = async (path: string): Promise<boolean> => {
+        // a process holding `path` open, as rg holds what it reads
+        const child = spawn(process.execPath, ['-e', `require('fs').openSync(${JSON.stringify(path)}, 'r'); setInterval(() => {}, 1000)`], { stdio: 'ignore' });
+        try {
+          await new Promise((done) => setTimeout(done, 300));
+          return holdsDevice(child.pid!);
+        } finally {
+          child.kill('SIGKILL');
+        }
+      };
+      expect(await holding(join(dir, 'a.ts'))).toBe(false);
+      expect(await holding(dir)).toBe(false);
+      expect(await holding('/dev/zero')).toBe(true);
+      expect(await holding('/proc/self/status')).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
