@@ -39,7 +39,8 @@ const SECRET_NAMES = new Set([
  */
 const BACKUP_SUFFIX = /(?:\.(?:bak|backup|orig|old|save|sav|swp|swo|tmp|copy|[0-9]+)|~|\s)+$/i;
 /** Key stores, private keys and state files that hold secrets (Terraform state keeps them in clear). */
-const SECRET_EXTENSIONS = new Set(['pem', 'key', 'p12', 'pfx', 'p8', 'ppk', 'jks', 'jceks', 'bks', 'keystore', 'keychain', 'kdbx', 'gpg', 'pgp', 'tfstate', 'tfvars', 'ovpn']);
+/** `env`: dotenv files named as docker compose's `env_file` has them (`prod.env`, `app.env`). */
+const SECRET_EXTENSIONS = new Set(['pem', 'key', 'p12', 'pfx', 'p8', 'ppk', 'jks', 'jceks', 'bks', 'keystore', 'keychain', 'kdbx', 'gpg', 'pgp', 'tfstate', 'tfvars', 'ovpn', 'env']);
 const SECRET_PREFIXES = /^(?:\.env\.|id_rsa|id_ed25519|id_ecdsa|id_dsa|service-account.*\.json$|client_secret.*\.json$|.*-adminsdk-.*\.json$|.*\.tfstate\.backup$)/;
 /**
  * `credentials*` and `secrets.*` are secrets when they hold data (`credentials.json`,

@@ -61,6 +61,9 @@ describe('skipReason', () => {
     ['firebase/app-firebase-adminsdk-x1y2z.json', 'secret'],
     ['.vault-token', 'secret'],
     ['vpn/office.ovpn', 'secret'],
+    // docker compose's env_file: read, and a password in it shown (masking guesses by name and shape)
+    ['deploy/prod.env', 'secret'],
+    ['app.env', 'secret'],
     // copies kept aside hold the same secrets (each was packed in clear)
     ['.npmrc.bak', 'secret'],
     ['home/.netrc~', 'secret'],
