@@ -99,6 +99,16 @@ describe('file names and text a terminal would run', () => {
     expect(shownPath('a\x9b31mb')).toBe('a\uFFFD31mb');
   });
 
+  it('quotes a file name holding a line break in locate and trace, as git does: one entry a line (it was split in two, names no file has)', async () => {
+    const { renderLocateText } = await import('../../src/cli/render/locate.js');
+    const { renderTraceText } = await import('../../src/cli/render/trace.js');
+    const broken = 'src/nl\ncall.ts';
+    const located = renderLocateText({ root: '/r', frames: [], historyCommits: 0, candidates: [{ path: broken, line: 2, symbol: 'caller', confidence: 0.5, reason: 'calls hubFn' } as never] });
+    const traced = renderTraceText({ symbol: 'hubFn', root: '/r', direction: 'callers', depth: 1, truncated: false, definitions: [{ symbol: 'hubFn', file: 'src/hub.ts', line: 1, kind: 'function', callers: [{ symbol: 'caller', file: broken, line: 1, callLine: 2, kind: 'function' }] }] });
+    expect(located).toContain('1. "src/nl\\ncall.ts":2 (caller)  0.50\n');
+    expect(traced).toBe('hubFn  src/hub.ts:1\n  called by caller  "src/nl\\ncall.ts":1 (line 2)\n');
+  });
+
   it('shows them as U+FFFD in the md pack\'s code, title and root too (a file\'s escape sequences reached the terminal raw), and counts what it shows', async () => {
     const { renderPackedFile } = await import('../../src/core/pack-text.js');
     const sample = sampleResult();

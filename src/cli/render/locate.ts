@@ -1,5 +1,6 @@
 import type { LocateResult } from '../../core/types.js';
 import { shownText } from '../../core/pack-text.js';
+import { quotedPath } from './paths.js';
 
 /** `locate --json`: the result as it is. */
 export function renderLocateJson(result: LocateResult): string {
@@ -14,7 +15,7 @@ export function renderLocateText(result: LocateResult): string {
   lines.push(`${result.frames.length} frame${result.frames.length === 1 ? '' : 's'}, ${mapped} in the repository${result.historyCommits > 0 ? `, ${result.historyCommits} commits of history` : ''}`);
   if (result.candidates.length === 0) lines.push('no suspects: nothing in the error text points into the repository');
   result.candidates.forEach((c, i) => {
-    const where = `${c.path}${c.line === undefined ? '' : `:${c.line}`}${c.symbol ? ` (${c.symbol})` : ''}`;
+    const where = `${quotedPath(c.path)}${c.line === undefined ? '' : `:${c.line}`}${c.symbol ? ` (${c.symbol})` : ''}`;
     lines.push(`${i + 1}. ${where}  ${c.confidence.toFixed(2)}`, `   ${c.reason}`);
   });
   // file names and the error's own text may hold escape sequences a terminal would run

@@ -1,5 +1,6 @@
 import type { TraceNode, TraceResult } from '../../core/types.js';
 import { shownText } from '../../core/pack-text.js';
+import { quotedPath } from './paths.js';
 
 /** `trace --json`: the result as it is. */
 export function renderTraceJson(result: TraceResult): string {
@@ -16,12 +17,12 @@ export function renderTraceText(result: TraceResult): string {
   const walk = (node: TraceNode, indent: string, label: string): void => {
     const call = node.callLine === undefined ? '' : ` (line ${node.callLine})`;
     const cycle = node.cycle_detected ? '  [cycle: already on this chain]' : '';
-    lines.push(`${indent}${label}${node.symbol}  ${node.file}:${node.line}${call}${cycle}`);
+    lines.push(`${indent}${label}${node.symbol}  ${quotedPath(node.file)}:${node.line}${call}${cycle}`);
     for (const child of node.callers ?? []) walk(child, `${indent}  `, 'called by ');
     for (const child of node.callees ?? []) walk(child, `${indent}  `, 'calls ');
   };
   for (const root of result.definitions) walk(root, '', '');
   if (result.truncated) lines.push('(cut short: more callers or callees than shown; narrow with --direction or --depth)');
-  // file names may hold escape sequences a terminal would run
+  // file names may hold escape sequences a terminal would run, and line breaks (quoted as git does)
   return `${shownText(lines.join('\n'))}\n`;
 }
