@@ -75,7 +75,7 @@ function checkedKey(env: Record<string, string | undefined>, name: string): stri
 
 /**
  * A base URL from the environment that a request can be sent to: http or https, and no user or
- * password in it. Node's fetch refuses a URL with credentials, so `http://user:pw@host/v1`
+ * password in it. Node's fetch refuses a URL with credentials, so one with a user and password
  * reached no server, reported as "unreachable: Connection error" even under --verbose. The
  * value is never quoted: it may hold a password.
  */
