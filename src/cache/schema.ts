@@ -62,8 +62,8 @@ export const scoreSchema: z.ZodType<Score> = z.object({
   evidence: z.array(line),
 });
 
-/** A stamp from before `ctimeMs` was kept fails this: a miss, the file is hashed and stamped again. */
-export const stampSchema: z.ZodType<FileStamp> = z.object({ mtimeMs: z.number(), size: z.number().int().min(0), ctimeMs: z.number(), hash: z.string() });
+/** A stamp from before `ctimeMs` or `ino` was kept fails this: a miss, the file is hashed and stamped again. */
+export const stampSchema: z.ZodType<FileStamp> = z.object({ mtimeMs: z.number(), size: z.number().int().min(0), ctimeMs: z.number(), ino: z.number(), hash: z.string() });
 
 /** Replies are any JSON; whoever reads one validates it against its own schema. */
 export const replySchema = z.unknown();

@@ -49,6 +49,8 @@ export interface ListedStats {
   sizes: Float64Array;
   /** Inode change times (identity only: not for settling). */
   ctimes: Float64Array;
+  /** Inode numbers (identity only). */
+  inos: Float64Array;
 }
 
 /** Reads and analyses files; facts are cached by content hash. */
@@ -169,6 +171,8 @@ export interface FileStamp {
   size: number;
   /** Inode change time: a file renamed over this path, or written and given its old mtime back, has a new one. */
   ctimeMs: number;
+  /** Inode number: a file brought to this path by renaming a directory above it keeps its own times, not this. */
+  ino: number;
   /** sha1 of the content, hex. */
   hash: string;
 }

@@ -138,7 +138,7 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   const readFacts = async (realRoot: string, path: string): Promise<FileFacts | undefined> => {
     const now = await statInsideRoot(realRoot, path, maxFileSize);
     const stamp = now && cache.getStamp(path);
-    const known = stamp && stamp.mtimeMs === now.mtimeMs && stamp.size === now.size && stamp.ctimeMs === now.ctimeMs ? cachedFacts(path, stamp.hash) : undefined;
+    const known = stamp && stamp.mtimeMs === now.mtimeMs && stamp.size === now.size && stamp.ctimeMs === now.ctimeMs && stamp.ino === now.ino ? cachedFacts(path, stamp.hash) : undefined;
     if (known) return known;
     const bytes = await readBytes(realRoot, path);
     const facts = bytes && (await factsOf(path, bytes));

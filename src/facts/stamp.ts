@@ -7,6 +7,8 @@ export interface StatStamp {
   size: number;
   /** Compared for identity, never for settling: see `FileStamp`. */
   ctimeMs: number;
+  /** Compared for identity: see `FileStamp`. */
+  ino: number;
 }
 
 /**
@@ -19,7 +21,7 @@ export async function statInsideRoot(realRoot: string, relative: string, maxFile
     const real = await realpath(resolve(realRoot, relative));
     if (!isInsideRoot(realRoot, real)) return undefined;
     const info = await stat(real);
-    return info.isFile() && info.size <= maxFileSize ? { mtimeMs: info.mtimeMs, size: info.size, ctimeMs: info.ctimeMs } : undefined;
+    return info.isFile() && info.size <= maxFileSize ? { mtimeMs: info.mtimeMs, size: info.size, ctimeMs: info.ctimeMs, ino: info.ino } : undefined;
   } catch {
     return undefined; // missing or unreadable: the read that follows says why
   }

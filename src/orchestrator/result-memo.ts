@@ -113,7 +113,7 @@ async function stateOf(run: MemoRun, takenAt: number): Promise<State> {
   const { options } = run;
   const scope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };
   // the searcher's own stats when it keeps them (the search index shares them), else taken here
-  const { files, mtimes, sizes, ctimes } = run.searcher.statFiles
+  const { files, mtimes, sizes, ctimes, inos } = run.searcher.statFiles
     ? await run.searcher.statFiles(scope, run.signal)
     : await run.searcher.listFiles(scope, run.signal).then(async (listed) => ({ files: listed, ...(await statFiles(options.root, listed)) }));
   const hash = createHash('sha1');
@@ -121,11 +121,11 @@ async function stateOf(run: MemoRun, takenAt: number): Promise<State> {
   files.forEach((path, i) => {
     const mtime = mtimes[i]!;
     if (!isSettledAt(mtime, takenAt)) settled = false;
-    hash.update(`${path}\0${mtime}\0${sizes[i]}\0${ctimes[i]}\n`);
+    hash.update(`${path}\0${mtime}\0${sizes[i]}\0${ctimes[i]}\0${inos[i]}\n`);
   });
   for (const name of ROOT_FILES) {
     const info = statSync(join(options.root, name), { throwIfNoEntry: false });
-    hash.update(`${name}\0${info ? `${info.mtimeMs}\0${info.size}\0${info.ctimeMs}` : '-'}\n`);
+    hash.update(`${name}\0${info ? `${info.mtimeMs}\0${info.size}\0${info.ctimeMs}\0${info.ino}` : '-'}\n`);
     if (info && !isSettledAt(info.mtimeMs, takenAt)) settled = false;
   }
   return { fingerprint: hash.digest('hex'), settled };

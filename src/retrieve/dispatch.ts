@@ -143,7 +143,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     async statFiles(scope, signal) {
       const [list, found] = await Promise.all([listOf(scope, signal), statsOf(scope, signal)]);
       throwIfAborted(signal);
-      return { files: list.files, mtimes: found.mtimes, sizes: found.sizes, ctimes: found.ctimes };
+      return { files: list.files, mtimes: found.mtimes, sizes: found.sizes, ctimes: found.ctimes, inos: found.inos };
     },
 
     async search(request, signal) {

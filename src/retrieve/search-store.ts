@@ -176,7 +176,7 @@ function buildSnapshot(key: string, p: Omit<Prior, 'list' | 'stats'> & { files: 
     }
   }
   // the stats may have been taken before this run's first look at the index (another caller asked first)
-  return boundSnapshot({ v: SNAPSHOT_FORMAT, key, takenAt: Math.min(p.takenAt, p.stats.takenAt), files, mtimes: [...p.stats.mtimes], sizes: [...p.stats.sizes], ctimes: [...p.stats.ctimes], terms });
+  return boundSnapshot({ v: SNAPSHOT_FORMAT, key, takenAt: Math.min(p.takenAt, p.stats.takenAt), files, mtimes: [...p.stats.mtimes], sizes: [...p.stats.sizes], ctimes: [...p.stats.ctimes], inos: [...p.stats.inos], terms });
 }
 
 function termsOfKeys(keys: readonly TermKey[]): ScanTerms {

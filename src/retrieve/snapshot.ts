@@ -31,6 +31,8 @@ export interface Snapshot {
   sizes: number[];
   /** Inode change times: a file renamed over another of the same size and mtime (`mv`), or written and given its old mtime back, has a new one. */
   ctimes: number[];
+  /** Inode numbers: two directories swapped (`mv a t; mv b a; mv t b`) leave each file's own times as they were, not its inode. */
+  inos: number[];
   /** By term key (`k:`, `l:`, `s:` + the term). */
   terms: Record<string, StoredTerm>;
 }
@@ -47,6 +49,8 @@ export interface FileStats {
   sizes: Float64Array;
   /** Inode change times: compared for identity only; settling goes by `mtimes` (setting an mtime moves the ctime to now). */
   ctimes: Float64Array;
+  /** Inode numbers: compared for identity only. */
+  inos: Float64Array;
   /** When the first stat was taken (ms since epoch). */
   takenAt: number;
 }
@@ -61,6 +65,7 @@ export async function statFiles(root: string, files: readonly string[]): Promise
   const mtimes = new Float64Array(files.length).fill(Number.NaN);
   const sizes = new Float64Array(files.length).fill(Number.NaN);
   const ctimes = new Float64Array(files.length).fill(Number.NaN);
+  const inos = new Float64Array(files.length).fill(Number.NaN);
   const prefix = root.endsWith(sep) ? root : root + sep;
   const SLICE = 2000;
   for (let start = 0; start < files.length; start += SLICE) {
@@ -72,13 +77,14 @@ export async function statFiles(root: string, files: readonly string[]): Promise
           mtimes[i] = info.mtimeMs;
           sizes[i] = info.size;
           ctimes[i] = info.ctimeMs;
+          inos[i] = info.ino;
         }
       } catch {
         // unreadable since it was listed: NaN, a change
       }
     }
   }
-  return { mtimes, sizes, ctimes, takenAt };
+  return { mtimes, sizes, ctimes, inos, takenAt };
 }
 
 /**
@@ -92,7 +98,7 @@ export function findChanged(snapshot: Snapshot, files: readonly string[], stats:
   files.forEach((path, i) => {
     const at = known.get(path);
     const mtime = stats.mtimes[i]!;
-    if (at === undefined || snapshot.mtimes[at] !== mtime || snapshot.sizes[at] !== stats.sizes[i] || snapshot.ctimes[at] !== stats.ctimes[i] || !isSettledAt(mtime, snapshot.takenAt)) {
+    if (at === undefined || snapshot.mtimes[at] !== mtime || snapshot.sizes[at] !== stats.sizes[i] || snapshot.ctimes[at] !== stats.ctimes[i] || snapshot.inos[at] !== stats.inos[i] || !isSettledAt(mtime, snapshot.takenAt)) {
       changed.add(path);
     }
   });
@@ -107,9 +113,9 @@ export function parseSnapshot(raw: unknown, key: string): Snapshot | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const s = value as Partial<Snapshot>;
   if (s.v !== SNAPSHOT_FORMAT || s.key !== key || typeof s.takenAt !== 'number') return undefined;
-  if (!Array.isArray(s.files) || !Array.isArray(s.mtimes) || !Array.isArray(s.sizes) || !Array.isArray(s.ctimes) || typeof s.terms !== 'object' || s.terms === null) return undefined;
+  if (!Array.isArray(s.files) || !Array.isArray(s.mtimes) || !Array.isArray(s.sizes) || !Array.isArray(s.ctimes) || !Array.isArray(s.inos) || typeof s.terms !== 'object' || s.terms === null) return undefined;
   const n = s.files.length;
-  if (s.mtimes.length !== n || s.sizes.length !== n || s.ctimes.length !== n || !s.files.every((f) => typeof f === 'string')) return undefined;
+  if (s.mtimes.length !== n || s.sizes.length !== n || s.ctimes.length !== n || s.inos.length !== n || !s.files.every((f) => typeof f === 'string')) return undefined;
   for (const term of Object.values(s.terms)) {
     if (typeof term !== 'object' || term === null || !Array.isArray(term.f) || typeof term.t !== 'number') return undefined;
     if (term.n !== undefined && (!Array.isArray(term.n) || term.n.length !== term.f.length)) return undefined;

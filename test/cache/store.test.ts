@@ -34,7 +34,7 @@ describe('createCache', () => {
     first.setFacts('k1', facts(1));
     first.setScore('s1', score);
     first.setReply('r1', { keywords: ['a'] });
-    first.setStamp('src/a.ts', { mtimeMs: 1, size: 2, ctimeMs: 3, hash: 'h' });
+    first.setStamp('src/a.ts', { mtimeMs: 1, size: 2, ctimeMs: 3, ino: 4, hash: 'h' });
     const file = await cacheFileFor(dir, root);
     expect(existsSync(file)).toBe(false);
     await first.flush();
@@ -44,7 +44,7 @@ describe('createCache', () => {
     expect(second.getFacts('k1')).toEqual(facts(1));
     expect(second.getScore('s1')).toEqual(score);
     expect(second.getReply('r1')).toEqual({ keywords: ['a'] });
-    expect(second.getStamp('src/a.ts')).toEqual({ mtimeMs: 1, size: 2, ctimeMs: 3, hash: 'h' });
+    expect(second.getStamp('src/a.ts')).toEqual({ mtimeMs: 1, size: 2, ctimeMs: 3, ino: 4, hash: 'h' });
     expect(second.getFacts('missing')).toBeUndefined();
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });

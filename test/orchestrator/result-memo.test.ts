@@ -3,7 +3,7 @@
  * the same files is answered without a search; an edit, a new file, another option or `--no-cache`
  * recompute; a run over files written moments ago is not kept.
  */
-import { statSync, utimesSync } from 'node:fs';
+import { renameSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheStats } from '../../src/cache/store.js';
@@ -140,6 +140,30 @@ describe('the result memo', () => {
     rg.reset();
     await retrieve(TASK, options);
     expect(rg.searches()).toBeGreaterThan(0);
+  });
+
+  it('sees two directories swapped whose files keep their size and times: only the inode tells the files apart', async () => {
+    const files = {
+      'alpha/limit.ts': 'export function quuxMillis(n: number) {\n  return n * 1000;\n}\n',
+      'beta/limit.ts': 'export function quuxSecnds(n: number) {\n  return n / 1000;\n}\n',
+    };
+    const { r, options } = await setup(files);
+    // the same mtime and (set in one clock tick, as one `touch` of both does) the same ctime
+    const [a, b] = [join(r.root, 'alpha/limit.ts'), join(r.root, 'beta/limit.ts')];
+    const at = new Date(Date.now() - 3_600_000);
+    for (let i = 0; i < 50 && !(i > 0 && statSync(a).ctimeMs === statSync(b).ctimeMs); i++) {
+      utimesSync(a, at, at);
+      utimesSync(b, at, at);
+    }
+    expect(statSync(a).ctimeMs).toBe(statSync(b).ctimeMs);
+    const task = 'quuxMillis returns the wrong value';
+    expect((await retrieve(task, options)).files.map((f) => f.path)).toEqual(['alpha/limit.ts']);
+    renameSync(join(r.root, 'alpha'), join(r.root, 'tmp'));
+    renameSync(join(r.root, 'beta'), join(r.root, 'alpha'));
+    renameSync(join(r.root, 'tmp'), join(r.root, 'beta'));
+    // the kept result, then the facts and the search index, served alpha/limit.ts as it was
+    expect((await retrieve(task, options)).files.map((f) => f.path)).toEqual(['beta/limit.ts']);
+    expect((await retrieve(`why does ${task}`, options)).files.map((f) => f.path)).toEqual(['beta/limit.ts']);
   });
 
   it('sees an edit that keeps the size and is given its old modification time back (`touch -r`): the change time moved', async () => {
