@@ -59,9 +59,9 @@ export function replyKey(input: ReplyKeyInput): string {
   return cacheKey('reply', { ...input });
 }
 
-/** Facts depend on the bytes and on the extractor that read them. */
-export function factsKey(contentHash: string, extractorVersion: string | number = FACTS_VERSION): string {
-  return cacheKey('facts', { contentHash, extractorVersion });
+/** Facts depend on the bytes, the extractor that read them and the extension (`.ts` and `.tsx` are two grammars). */
+export function factsKey(contentHash: string, extractorVersion: string | number = FACTS_VERSION, extension = ''): string {
+  return cacheKey('facts', { contentHash, extractorVersion, extension });
 }
 
 const sortedUnique = (items: readonly string[]): string[] => [...new Set(items)].sort();

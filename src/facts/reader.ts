@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import { FACTS_VERSION, factsKey } from '../core/keys.js';
 import type { Cache, FactsReader } from '../core/deps.js';
 import { throwIfAborted } from '../core/errors.js';
-import { languageOf } from '../core/files.js';
+import { extensionOf, languageOf } from '../core/files.js';
 import { silentLogger, type Logger } from '../core/log.js';
 import type { FileFacts } from '../core/types.js';
 import type { TreeInput } from './extract.js';
@@ -114,9 +114,13 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   // Pattern-only facts are another extractor's output: another key.
   const version = treeSitter ? FACTS_VERSION : `${FACTS_VERSION}-patterns`;
 
+  // Keyed by extension too: the same bytes as `.ts` and `.tsx` are one language read by two
+  // grammars (a `<T>x` cast parses in one only), and one's facts were served for the other.
+  const keyOf = (path: string, hash: string): string => factsKey(hash, version, extensionOf(path));
+
   const cachedFacts = (path: string, hash: string): FileFacts | undefined => {
-    const cached = cache.getFacts(factsKey(hash, version));
-    // Same bytes under another extension (empty files, mostly) read as another language: a miss.
+    const cached = cache.getFacts(keyOf(path, hash));
+    // Same bytes under another name (empty files, mostly) read as another language: a miss.
     if (!cached || cached.language !== languageOf(path)) return undefined;
     return cached.path === path ? cached : { ...cached, path };
   };
@@ -130,7 +134,7 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
     // The extractors (and tree-sitter) are loaded with the first file not in the cache: a warm run never needs them.
     const { extractFacts } = await import('./extract.js');
     const facts: FileFacts = { path, hash, ...extractFacts(path, text, tree) };
-    if (!missing) cache.setFacts(factsKey(hash, version), facts);
+    if (!missing) cache.setFacts(keyOf(path, hash), facts);
     return facts;
   };
 

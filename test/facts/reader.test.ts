@@ -43,6 +43,21 @@ function repo(files: Record<string, string | Uint8Array>): TempRepo {
 }
 
 describe('createFactsReader', () => {
+  it('reads the same bytes as .ts and as .tsx each with its own grammar, whichever the cache saw first', async () => {
+    // `<any>a` is a cast in .ts and an unclosed element in .tsx: one grammar parses it, the other falls back
+    const text = 'export function overloaded(a: unknown) {\n  return (<any>a).value;\n}\nexport const handlers = {\n  onClick() {\n    return 1;\n  },\n};\n';
+    const r = repo({ 'src/handlers.tsx': text, 'lib/handlers.ts': text });
+    const cold = (path: string) => createFactsReader({ cache: createMemoryCache() }).read(r.root, [path]).then((m) => m.get(path)!);
+    const alone = { ts: await cold('lib/handlers.ts'), tsx: await cold('src/handlers.tsx') };
+    const shared = createFactsReader({ cache: createMemoryCache() });
+    for (const order of [['src/handlers.tsx', 'lib/handlers.ts'], ['lib/handlers.ts', 'src/handlers.tsx']]) {
+      for (const path of order) {
+        const read = (await shared.read(r.root, [path])).get(path)!;
+        expect(read, path).toEqual(path.endsWith('.tsx') ? alone.tsx : alone.ts);
+      }
+    }
+  });
+
   it('reads facts with the sha1 of the raw bytes, and hits the cache on the second read', async () => {
     const r = repo({ 'src/a.ts': 'export function a() {\r\n  return 1;\r\n}\r\n', 'src/b.py': 'def b():\n    pass\n' });
     const cache = countingCache();
