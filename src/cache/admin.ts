@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { CACHE_NAME, cacheFileFor } from './paths.js';
 import { cacheFileSchema, LAYERS, type Layer } from './schema.js';
 import { readRegularFile, withRegularFile } from '../core/regular-file.js';
+import { CtxloopError } from '../core/errors.js';
 
 export interface CacheStats {
   file: string;
@@ -102,30 +103,46 @@ export async function clearCache(dir: string, root?: string): Promise<{ removed:
   let names: string[];
   try {
     names = await readdir(dir);
-  } catch {
-    return { removed: [] };
+  } catch (error) {
+    // no cache there yet: nothing to remove; one that cannot be read is not cleared, and says so
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { removed: [] };
+    throw new CtxloopError('fs_error', `cannot clear the cache: ${dir} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
   // `<hash>.`: the store, its blobs and their temp or moved-aside copies
   const prefix = root === undefined ? undefined : basename(await cacheFileFor(dir, root)).replace(/json$/, '');
   // every root: only the families whose store reads as ctxloop's (a directory given by mistake keeps its own files)
   const ours = prefix === undefined ? await storesIn(dir, names) : undefined;
   const removed: string[] = [];
+  // A file that stays (a read-only mount, a directory this user cannot write) was counted as
+  // nothing to remove: "removed 0 files", exit 0, the cache still there.
+  const kept: Array<{ path: string; code: string }> = [];
   for (const name of names) {
     if (!CACHE_NAME.test(name) || (prefix !== undefined && !name.startsWith(prefix))) continue;
     if (ours !== undefined && !ours.has(name.slice(0, 16))) continue;
+    const path = join(dir, name);
     try {
-      await unlink(join(dir, name));
-      removed.push(join(dir, name));
+      await unlink(path);
+      removed.push(path);
     } catch (error) {
+      const { code = 'error' } = error as NodeJS.ErrnoException;
+      if (code === 'ENOENT') continue; // gone already (a run's temporary file)
+      if (code !== 'EISDIR' && code !== 'EPERM') {
+        kept.push({ path, code });
+        continue;
+      }
       // An empty directory where a store belongs (every run warned it could not save) goes too;
-      // one holding anything is not ours to empty. Anything else: gone already, or not ours.
-      const { code } = error as NodeJS.ErrnoException;
-      if (code !== 'EISDIR' && code !== 'EPERM') continue;
-      await rmdir(join(dir, name)).then(
-        () => removed.push(join(dir, name)),
-        () => undefined,
+      // one holding anything is not ours to empty. EPERM is also a file this user may not remove.
+      await rmdir(path).then(
+        () => removed.push(path),
+        (failed: NodeJS.ErrnoException) => {
+          if (failed.code === 'ENOTDIR') kept.push({ path, code });
+        },
       );
     }
+  }
+  if (kept.length > 0) {
+    const first = kept[0]!;
+    throw new CtxloopError('fs_error', `cannot clear the cache: ${first.path} cannot be removed (${first.code})${kept.length > 1 ? `, nor ${kept.length - 1} more` : ''}; ${removed.length} removed`);
   }
   return { removed: removed.sort() };
 }

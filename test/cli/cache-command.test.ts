@@ -1,5 +1,6 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { cacheFileFor } from '../../src/cache/store.js';
@@ -8,6 +9,7 @@ import { useTempRepos } from '../helpers/make-repo.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { makeIo } from './fake-io.js';
 
+const BIN = resolve(__dirname, '../../dist/cli/bin.js');
 const repo = useTempRepos();
 const tempDir = useTempDirs('ctxloop-cache-cli-');
 
@@ -82,3 +84,35 @@ describe('ctxloop cache', () => {
     expect(io.stdout.text).toContain('--all');
   });
 });
+
+describe.runIf(process.getuid?.() === 0 && existsSync(BIN) && nobody() !== undefined)('ctxloop cache clear without the right to remove', () => {
+  it('fails in one line naming the file, exit 1 (it said "removed 0 files", exit 0, the cache still there)', async () => {
+    const base = tempDir();
+    chmodSync(base, 0o755);
+    const root = join(base, 'repo');
+    const cache = join(base, 'cache');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, 'src', 'verify.ts'), 'export function verifyEmail(a: string) {\n  return a.includes("@");\n}\n');
+    await retrieve('verifyEmail accepts anything', { root, cache, provider: 'offline' });
+    const store = await cacheFileFor(cache, root);
+    chmodSync(cache, 0o755); // readable by others, writable by its owner alone
+    const user = nobody()!;
+    const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+      execFile(process.execPath, [BIN, 'cache', 'clear', '--root', root, '--cache', cache], { uid: user.uid, gid: user.gid, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) =>
+        done({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      );
+    });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toMatch(/^ctxloop: cannot clear the cache: .*\/cache\/\S+ cannot be removed \(EACCES\), nor \d+ more; 0 removed\n/);
+    expect(existsSync(store)).toBe(true);
+  });
+});
+
+function nobody(): { uid: number; gid: number } | undefined {
+  try {
+    return { uid: Number(execFileSync('id', ['-u', 'nobody']).toString().trim()), gid: Number(execFileSync('id', ['-g', 'nobody']).toString().trim()) };
+  } catch {
+    return undefined;
+  }
+}
