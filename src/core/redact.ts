@@ -40,6 +40,8 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   // Stripe style: sk_live_…, rk_test_…, pk_live_…, and webhook secrets.
   /\b(?:sk|rk|pk)[-_](?:live|test)[-_][A-Za-z0-9]{10,}/g,
   /\bwhsec_[A-Za-z0-9]{20,}/g,
+  // An AWS key id and its secret key written as one value (`AKIA…:wJalr…`): both go.
+  /\b(?:AKIA|ASIA)[0-9A-Z]{16}[:/][A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/g,
   // AWS access key ids.
   /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
   // GitHub, GitLab, npm, PyPI, Hugging Face tokens.
@@ -115,7 +117,7 @@ const TYPED_ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})([ \t]*:[ \t]*[A-Za-
  * array entries (`{ "password" => "…" }`, `['password' => '…']`) and subscripts
  * (`ENV["DB_PASSWORD"] = "…"`, `headers['X-Api-Key'] = '…'`).
  */
-const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*=)[ \t]*)(["'`])([^"'`\n]{3,})\5/g;
+const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*(?:\|\||\?\?)?=)[ \t]*)(["'`])([^"'`\n]{3,})\5/g;
 
 /**
  * A password given after its keyword and a space, as configuration files and command lines write
@@ -132,6 +134,22 @@ const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s
  * value's first line is masked.
  */
 const YAML_KEY_LINE = /^([ \t]*)(["']?)([A-Za-z_][\w.-]{0,80})\2[ \t]*:[ \t]*(?:[|>][-+]?[ \t]*)?$/;
+/** Ruby's `:password => '…'`: a symbol key, a hash rocket, a quoted value. */
+const SYMBOL_ROCKET = /(?<![\w:]):([A-Za-z_]\w{0,80})([ \t]*=>[ \t]*)(["'])([^"'\n]{3,})\3/g;
+/**
+ * The literal an environment variable falls back to: `process.env.DB_PASSWORD || "…"`, `??`,
+ * `||=`, Python's `or`, and a default argument (`os.getenv("DB_PASSWORD", "…")`,
+ * `ENV.fetch('API_KEY', '…')`), the variable's name as the key.
+ */
+const ENV_FALLBACK = /(\b(?:env|ENV|environ|getenv|Getenv)(?:\.get|\.fetch)?[.[(][ \t]*["'`]?([A-Za-z_]\w{0,80})["'`]?[ \t]*[\])]?[ \t]*(\|\|=?|\?\?=?|\bor\b|,)[ \t]*)(["'`])([^"'`\n]{3,})\4/g;
+/** A setter given the value: `ds.setPassword("…")`, `->setApiKey('…')`, `.withClientSecret("…")`. */
+const SETTER_CALL = /\b((?:set|with)([A-Z][A-Za-z0-9]{1,60})[ \t]*\([ \t]*)(["'])([^"'\n]{3,})\3/g;
+/** SQL's `IDENTIFIED BY '…'` and `[WITH] PASSWORD '…'` (CREATE USER, ALTER ROLE). */
+const SQL_PASSWORD = /(\b(?:IDENTIFIED[ \t]+BY|PASSWORD)[ \t]+)(['"])([^'"\s][^'"\n]{0,255})\2/gi;
+/** XML settings as a key and a value attribute: `<add key="Password" value="…"/>`, Spring's `<property name="password" value="…"/>`. */
+const XML_KEY_VALUE = /(\b(?:key|name)[ \t]*=[ \t]*(["'])([\w.:-]{1,80})\2[ \t]+value[ \t]*=[ \t]*)(["'])([^"'\n]+)\4/gi;
+/** An element keyed by an attribute: `<entry key="password">…</entry>`. */
+const XML_KEYED_ELEMENT = /(<([\w:.-]{1,60})\b[^<>\n]{0,200}?\b(?:key|name)[ \t]*=[ \t]*(["'])([\w.:-]{1,80})\3[^<>\n]{0,200}?>)([^<\n]+)(<\/\2>)/gi;
 /** A Dockerfile's older `ENV KEY value` (no `=`): the value is the rest of the line. */
 const DOCKER_ENV_SPACED = /^([ \t]*ENV[ \t]+)([A-Za-z_][\w.-]{0,80})([ \t]+)([^\s=](?:[^\n]*\S)?)([ \t]*\r?)$/gm;
 /**
@@ -177,6 +195,15 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(PGPASS_LINE, (match, head: string, password: string, tail: string) => (password === '*' || isReference(password) ? match : `${head}${REDACTED}${tail}`));
   out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
   out = out.replace(XML_SECRET_LINES, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
+  out = out.replace(SYMBOL_ROCKET, (match, key: string, arrow: string, quote: string, value: string) => (isSecretValue(key, value) ? `:${key}${arrow}${quote}${REDACTED}${quote}` : match));
+  out = out.replace(ENV_FALLBACK, (match, head: string, key: string, separator: string, quote: string, value: string) =>
+    // a default argument may be a placeholder (`getenv("DB_PASSWORD", "DEFAULT_PASSWORD")`): one that looks like a value only
+    isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${head}${quote}${REDACTED}${quote}` : match,
+  );
+  out = out.replace(SETTER_CALL, (match, head: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${REDACTED}${quote}` : match));
+  out = out.replace(SQL_PASSWORD, (match, head: string, quote: string, value: string) => (isReference(value) ? match : `${head}${quote}${REDACTED}${quote}`));
+  out = out.replace(XML_KEY_VALUE, (match, head: string, _quote: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${REDACTED}${quote}` : match));
+  out = out.replace(XML_KEYED_ELEMENT, (match, open: string, _tag: string, _quote: string, key: string, value: string, close: string) => (isSecretValue(key, value.trim()) ? `${open}${REDACTED}${close}` : match));
   out = out.replace(TYPED_ASSIGNMENT, (match, key: string, head: string, quote: string, value: string) =>
     isSecretValue(key, value) ? `${key}${head}${quote}${REDACTED}${quote}` : match,
   );

@@ -235,6 +235,49 @@ describe('redactSecrets on passwords in typed declarations, call arguments, hash
   });
 });
 
+describe('redactSecrets on credentials in Ruby hashes, environment fallbacks, setters, SQL and XML settings (each came out in clear)', () => {
+  const secret = 'q8Fr2vLzxKp9';
+  it.each([
+    [`opts = { :password => '${secret}' }`, 'a.rb'],
+    [`ENV['DB_PASSWORD'] ||= '${secret}'`, 'a.rb'],
+    [`module.exports = { password: process.env.DB_PASSWORD || "${secret}" };`, 'db.js'],
+    [`process.env.DB_PASSWORD ||= "${secret}";`, 'db.js'],
+    [`const key = process.env.API_KEY ?? '${secret}';`, 'db.ts'],
+    [`password = os.environ.get("DB_PASSWORD") or "${secret}"`, 'db.py'],
+    [`ds.setPassword("${secret}");`, 'Main.java'],
+    [`cfg.setApiKey("${secret}");`, 'Main.java'],
+    [`$mailer->setPassword('${secret}');`, 'mail.php'],
+    [`CREATE USER app IDENTIFIED BY '${secret}';`, 'init.sql'],
+    [`ALTER ROLE app WITH PASSWORD '${secret}';`, 'init.sql'],
+    [`<appSettings><add key="Password" value="${secret}"/></appSettings>`, 'web.config'],
+    [`<bean><property name="password" value="${secret}"/></bean>`, 'beans.xml'],
+    [`<entry key="password">${secret}</entry>`, 'settings.xml'],
+  ])('%s', (text, path) => {
+    const masked = redactSecrets(text, { path });
+    expect(masked).not.toContain(secret);
+    expect(masked).toBe(text.replace(secret, REDACTED));
+  });
+
+  it('masks an AWS key id and its secret written as one value, both', () => {
+    const text = '"auth": "AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"';
+    expect(redactSecrets(text, { path: 'c.json' })).toBe(`"auth": "${REDACTED}"`);
+  });
+
+  it.each([
+    ['const port = process.env.PORT || "3000";', 'server.js'],
+    ['password = os.getenv("DB_PASSWORD", "changeme")', 'db.py'],
+    ['form.setTitle("Password");', 'Form.java'],
+    ['client.withToken("Bearer");', 'Client.java'],
+    ['throw new Error("password " + reason);', 'auth.ts'],
+    ['<add key="Timeout" value="30"/>', 'web.config'],
+    ['<property name="password" value="${db.password}"/>', 'beans.xml'],
+    ['<entry key="username">bob</entry>', 'settings.xml'],
+    ['{ :name => "Password" }', 'a.rb'],
+  ])('keeps what is not one: %s', (text, path) => {
+    expect(redactSecrets(text, { path })).toBe(text);
+  });
+});
+
 describe('redactSecrets on a task (prose)', () => {
   it('masks a bare value after a secret-named key, which code keeps as a variable', () => {
     const task = 'login fails with password=hunter2hunter2 and api_key=d41d8cd98f00b204e9800998ecf8427e';
