@@ -62,6 +62,13 @@ describe('renderPrompt', () => {
     expect(messageOf(() => renderPrompt(malformed, { task: 'x', threshold: '1' }))).toBe('prompts/greet.md: malformed placeholder {{ two words }}');
   });
 
+  it('reads {{ and a long run of blanks with no closing braces at once (the placeholder pattern backtracked for minutes, deaf to Ctrl-C)', () => {
+    const spaced = { ...template, body: `${template.body} {{ task }}\n{{${' '.repeat(50_000)}x\n` };
+    const started = performance.now();
+    expect(renderPrompt(spaced, { task: 'T', threshold: '1' })).toContain(' T\n{{ ');
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('renders the bundled prompts with the variables the loop passes', async () => {
     const prompts = await loadPrompts();
     const evaluate = renderPrompt(prompts.get('evaluate')!, { task: 'T', candidates: 'src/a.ts\n  function a()', threshold: '0.7' });
