@@ -15,6 +15,13 @@ export interface RoleFile {
 
 /** The largest agent or prompt file read (the bundled ones are a few kB). */
 const MAX_ROLE_FILE = 1024 * 1024;
+/**
+ * Role files a folder may hold, and their bytes together: the bundled folders hold four each. A
+ * repository's config may name its own folder, and 8,000 files of a megabyte there (sparse on
+ * disk, one blob in git) were read all at once: 8 GB, then a V8 out-of-memory abort.
+ */
+const MAX_ROLE_FILES = 100;
+const MAX_ROLE_BYTES = 4 * 1024 * 1024;
 
 /** Every `*.md` in `dir` but a README, sorted by name. A missing folder is a usage error. */
 export async function readRoleFiles(dir: string, code: RoleErrorCode): Promise<RoleFile[]> {
@@ -29,22 +36,29 @@ export async function readRoleFiles(dir: string, code: RoleErrorCode): Promise<R
   }
   const bundled = dir === BUNDLED_AGENTS_DIR || dir === BUNDLED_PROMPTS_DIR;
   const files = names.filter((name) => name.endsWith('.md') && !/^readme\.md$/i.test(name)).sort();
-  return Promise.all(
-    files.map(async (name) => {
-      const path = join(dir, name);
-      const display = bundled ? `${basename(dir)}/${name}` : path;
-      // a regular file of its own, of a sensible size: a FIFO hung the run, a link could bring in
-      // any file (a prompt from outside the repository), a device would never end
-      const info = await lstat(path).catch(() => undefined);
-      if (info && !info.isFile()) throw new UsageError(code, `${display}: not a regular file (a link, a FIFO, a device or a folder), so not read`, { hint: `put the ${what.slice(0, -1)} file itself in the folder` });
-      if (info && info.size > MAX_ROLE_FILE) throw new UsageError(code, `${display}: ${info.size} bytes, more than a role file holds (at most ${MAX_ROLE_FILE})`);
-      try {
-        return { path, display, text: await readRegularFile(path) };
-      } catch (error) {
-        throw new UsageError(code, `${display}: cannot be read (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
-      }
-    }),
-  );
+  if (files.length > MAX_ROLE_FILES) throw new UsageError(code, `${what} folder holds ${files.length} .md files, more than a role folder holds (at most ${MAX_ROLE_FILES}): ${dir}`, { hint: `check --${what}-dir` });
+  // one after another, each checked before the next is read: the first bad file fails the load
+  const read: RoleFile[] = [];
+  let bytes = 0;
+  for (const name of files) {
+    const path = join(dir, name);
+    const display = bundled ? `${basename(dir)}/${name}` : path;
+    // a regular file of its own, of a sensible size: a FIFO hung the run, a link could bring in
+    // any file (a prompt from outside the repository), a device would never end
+    const info = await lstat(path).catch(() => undefined);
+    if (info && !info.isFile()) throw new UsageError(code, `${display}: not a regular file (a link, a FIFO, a device or a folder), so not read`, { hint: `put the ${what.slice(0, -1)} file itself in the folder` });
+    if (info && info.size > MAX_ROLE_FILE) throw new UsageError(code, `${display}: ${info.size} bytes, more than a role file holds (at most ${MAX_ROLE_FILE})`);
+    let text: string;
+    try {
+      text = await readRegularFile(path);
+    } catch (error) {
+      throw new UsageError(code, `${display}: cannot be read (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
+    }
+    bytes += text.length;
+    if (bytes > MAX_ROLE_BYTES) throw new UsageError(code, `${what} folder holds more than ${MAX_ROLE_BYTES} bytes of role files: ${dir}`, { hint: `check --${what}-dir` });
+    read.push({ path, display, text });
+  }
+  return read;
 }
 
 /** Names must be unique across a folder: two files claiming one role is a mistake, not an override. */

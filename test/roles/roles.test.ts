@@ -91,6 +91,17 @@ describe('user folders', () => {
     expect((await usageErrorOf(loadAgents(dir))).message).toMatch(/big\.md: \d+ bytes, more than a role file holds/);
   });
 
+  it('refuses a folder of more files or bytes than a role folder holds, before reading them all (8,000 files of a megabyte: 8 GB, a V8 abort)', async () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 101; i++) many[`a${String(i).padStart(3, '0')}.md`] = agent(`a${i}`);
+    const dir = folder(many);
+    expect((await usageErrorOf(loadAgents(dir))).message).toBe(`agents folder holds 101 .md files, more than a role folder holds (at most 100): ${dir}`);
+    const heavy: Record<string, string> = {};
+    for (let i = 0; i < 5; i++) heavy[`h${i}.md`] = `${agent(`h${i}`)}${'x'.repeat(1_000_000)}`;
+    const full = folder(heavy);
+    expect((await usageErrorOf(loadAgents(full))).message).toBe(`agents folder holds more than 4194304 bytes of role files: ${full}`);
+  });
+
   it('a retriever reads each call\'s own folders: a bad folder fails its call, not every later one', async () => {
     const { createRetriever } = await import('../../src/orchestrator/retriever.js');
     const bad = makeRepo({ 'a.ts': 'export function verifyEmail() {}\n', 'ag/x.md': 'no front matter\n', 'ctxloop.config.json': '{"agentsDir":"ag"}' });
