@@ -57,6 +57,9 @@ interface Suspect {
   lineFrom: number;
 }
 
+/** Times one frame (same files, line and function) counts at most. */
+const MAX_REPEATS = 3;
+
 /** The `limit` strongest suspects, best first; history alone names suspects only when nothing else points anywhere. */
 export function scoreSuspects(evidence: LocateEvidence, limit: number): LocateCandidate[] {
   const { parsed, matches } = evidence;
@@ -75,9 +78,16 @@ export function scoreSuspects(evidence: LocateEvidence, limit: number): LocateCa
   };
 
   const hops = repositoryHops(parsed.frames, matches);
+  // The same frame again and again (deep recursion, a log of one error a line) adds little past
+  // its first few: counted at most `MAX_REPEATS` times, so 20,000 of them make no 20,000 clues.
+  const repeats = new Map<string, number>();
   parsed.frames.forEach((frame, i) => {
     const match = matches[i];
     if (!match) return;
+    const key = `${match.paths.join('\0')}\0${frame.line ?? ''}\0${frame.symbol ?? ''}`;
+    const count = (repeats.get(key) ?? 0) + 1;
+    repeats.set(key, count);
+    if (count > MAX_REPEATS) return;
     const nearness = traceFactor(frame, parsed.primary) / (1 + PER_HOP * hops[i]!);
     const quality = matchQuality(match) / match.paths.length;
     for (const path of match.paths) {

@@ -58,3 +58,14 @@ describe('createFrameMapper', () => {
     expect(map('node:internal/modules/cjs/loader')).toBeUndefined();
   });
 });
+
+describe('createFrameMapper on a name many files share', () => {
+  it('points nowhere past twenty files, and maps a repeated frame once', () => {
+    const files = Array.from({ length: 30 }, (_, i) => `pkg${i}/index.ts`);
+    expect(createFrameMapper(files)('index.ts')).toBeUndefined();
+    expect(createFrameMapper(files.slice(0, 20))('index.ts')?.paths).toHaveLength(20);
+    expect(createFrameMapper(files)('pkg7/index.ts')?.paths).toEqual(['pkg7/index.ts']);
+    const map = createFrameMapper(files.slice(0, 2));
+    expect(map('index.ts')).toBe(map('index.ts'));
+  });
+});

@@ -293,3 +293,18 @@ describe('locate: git history', () => {
     await expect(locate('  \n', { root: repo.root, cache: false })).rejects.toMatchObject({ code: 'no_task' });
   });
 });
+
+describe('locate on a log of one bare file name, 20,000 times, in a repository of many such files', () => {
+  const repo = useTempRepos();
+  it('answers at once from the frames that point somewhere (30 s and 2.6 GB; past 20,000 files, out of heap)', async () => {
+    const files: Record<string, string> = { 'src/parse.ts': 'export function parseConfig(text: string) {\n  return JSON.parse(text);\n}\n' };
+    for (let i = 0; i < 300; i++) files[`pkg${i}/index.ts`] = `export const n${i} = ${i};\n`;
+    const r = repo(files);
+    const trace = ['Error: bad config', ...Array.from({ length: 20_000 }, () => '    at f (index.ts:1:1)'), '    at parseConfig (src/parse.ts:2:15)'].join('\n');
+    const started = performance.now();
+    const result = await locate(trace, { root: r.root, cache: false, historyDepth: 0 });
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(result.candidates[0]).toMatchObject({ path: 'src/parse.ts', line: 2 });
+  }, 30_000);
+});
+
