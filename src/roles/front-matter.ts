@@ -23,7 +23,9 @@ export function parseFrontMatter<S extends z.ZodType>(text: string, file: string
 
   let raw: unknown;
   try {
-    raw = parseYaml(lines.slice(1, close).join('\n'));
+    // errors throw; warnings (an unknown `!tag`) are not printed: the yaml package wrote them to
+    // stderr through process.emitWarning, several lines quoting the file raw, under --quiet too
+    raw = parseYaml(lines.slice(1, close).join('\n'), { logLevel: 'error' });
   } catch (error) {
     const first = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
     throw fail(`invalid YAML in front matter: ${first}`, error);

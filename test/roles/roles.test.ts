@@ -182,3 +182,18 @@ describe('user folders', () => {
     expect(gone.message).toBe(`agents folder not found: ${join(dir, 'nope')}`);
   });
 });
+
+describe('a role file whose YAML draws a warning', () => {
+  it('is read without a word on stderr (the yaml package printed its warning, the line quoted raw, escape sequences and all)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const dir = makeRepo({ 'mine.md': '---\nname: mine\ndescription: !foo bar # \x1b]0;PWNED\x07\x1b[2J\nmodel: haiku\ntools: [Read]\n---\nDo the thing.\n' }, { git: false });
+    try {
+      const code = `import(${JSON.stringify(join(__dirname, '../../src/roles/agents.ts'))}).then((m) => m.loadAgents(${JSON.stringify(dir.root)})).then((a) => console.log([...a.keys()].join()))`;
+      const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', code], { encoding: 'utf8', cwd: join(__dirname, '../..') });
+      expect(out.stdout.trim()).toBe('mine');
+      expect(out.stderr).not.toMatch(/YAMLWarning|\x1b/);
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
