@@ -368,7 +368,8 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Settin
   const model = readEnv(env, 'CTXLOOP_MODEL');
   if (model) raw.model = model;
   const cache = readEnv(env, 'CTXLOOP_CACHE');
-  if (cache) raw.cache = cache === 'off' || cache === 'false' || cache === '0' ? false : cache;
+  // off as CTXLOOP_NO_EGRESS reads on and off, in any case: `FALSE` or `no` made a cache directory of that name
+  if (cache) raw.cache = /^(?:0|false|no|off)$/i.test(cache) ? false : cache;
   const budget = readEnv(env, 'CTXLOOP_BUDGET');
   if (budget) raw.budget = envNumber('CTXLOOP_BUDGET', budget);
   const threshold = readEnv(env, 'CTXLOOP_THRESHOLD');

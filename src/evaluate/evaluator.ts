@@ -1,5 +1,5 @@
 import type { ChatModel } from '../core/deps.js';
-import { UsageError } from '../core/errors.js';
+import { errorLine, UsageError } from '../core/errors.js';
 import { readEnv, type ProviderName } from '../core/options.js';
 import type { FallbackReason } from '../core/types.js';
 import { ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL } from './defaults.js';
@@ -46,7 +46,8 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
     loadOnFirstCall('openai', model ?? OPENAI_DEFAULT_MODEL, [openaiKey, ...urlSecrets(openaiBase)], async () =>
       (await import('./openai.js')).createOpenAIModel({ apiKey: openaiKey ?? PLACEHOLDER_KEY, baseURL: openaiBase, model, timeout, maxRetries }),
     );
-  const described = (chat: ChatModel, why: string): ProviderChoice => ({ provider: chat.provider, model: chat, note: `provider: ${chat.provider} (${chat.model}${why})` });
+  // the model's name as written (a flag, the environment, a repository's config): cut as any echoed value, or a 200 kB name made a 200 kB line
+  const described = (chat: ChatModel, why: string): ProviderChoice => ({ provider: chat.provider, model: chat, note: errorLine(`provider: ${chat.provider} (${chat.model}${why})`) });
 
   switch (provider) {
     case 'auto':

@@ -113,6 +113,19 @@ describe('main: flags', () => {
     expect(settingsFromEnv({ CTXLOOP_BUDGET: '4000', CTXLOOP_THRESHOLD: '0.6' })).toMatchObject({ budget: 4000, threshold: 0.6 });
   });
 
+  it('CTXLOOP_CACHE turns the cache off as CTXLOOP_NO_EGRESS reads off, in any case (FALSE and no made directories of those names)', async () => {
+    const { settingsFromEnv } = await import('../../src/core/options.js');
+    for (const off of ['off', 'OFF', 'false', 'FALSE', 'no', 'No', '0']) expect(settingsFromEnv({ CTXLOOP_CACHE: off }), off).toMatchObject({ cache: false });
+    expect(settingsFromEnv({ CTXLOOP_CACHE: 'nothing' })).toMatchObject({ cache: 'nothing' });
+  });
+
+  it('cuts a long model name in the provider note, as any echoed value (a 200 kB name was one 200 kB line)', async () => {
+    const { chooseProvider } = await import('../../src/evaluate/evaluator.js');
+    const choice = chooseProvider({ provider: 'openai', model: 'm'.repeat(200_000), timeout: 1000, maxRetries: 0, env: { OPENAI_API_KEY: 'sk-test-not-a-key-0123456789' } });
+    expect(choice.note.length).toBeLessThanOrEqual(500);
+    expect(choice.note).toMatch(/^provider: openai \(m+…m+\)$/);
+  });
+
   it('a number past the field\'s limit says the limit, not the largest safe integer', async () => {
     const { settingsFromEnv, parseSettings } = await import('../../src/core/options.js');
     expect(() => settingsFromEnv({ CTXLOOP_BUDGET: '1e16' })).toThrow('environment: budget: Too big: expected number to be <=10000000 (got 10000000000000000)');
