@@ -4,6 +4,7 @@ import { tokenize } from '../../src/core/text.js';
 import { scoreOffline } from '../../src/evaluate/offline/index.js';
 import { nearStrongFiles } from '../../src/evaluate/offline/cluster.js';
 import type { Score } from '../../src/core/types.js';
+import type { Features } from '../../src/evaluate/offline/features.js';
 import { planQuery } from '../../src/refine/plan.js';
 
 /** A candidate as dispatch would build it from the file's lines. */
@@ -189,5 +190,19 @@ describe('offline evaluator on hostile words', () => {
     for (const s of ranked) expect(Number.isFinite(s.relevance)).toBe(true);
     expect(ranked[0]!.path).toBe('lib/core/AxiosError.js');
     expect(ranked[0]!.relevance).toBeGreaterThan(0.7);
+  });
+});
+
+describe('calibrate', () => {
+  it('is as sure as the surer of the first two files: a file of less coverage put first (a demoted barrel, a re-ranked neighbour) no longer leaves a sure head unpacked', async () => {
+    const { calibrate } = await import('../../src/evaluate/offline/combine.js');
+    const words = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: [], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false });
+    // raw scores put the 0.3-coverage file first; the 0.5-coverage one is a close second
+    const [first, second, third] = calibrate([10, 9.5, 1], [words(0.3), words(0.5), words(0.9)]);
+    expect(first).toBeGreaterThanOrEqual(0.7); // 0.35 + 0.9 × 0.5 = 0.8, not 0.35 + 0.9 × 0.3 = 0.62
+    expect(second).toBeGreaterThanOrEqual(0.7);
+    // the third does not count: on unrelated tasks it packed files that had nothing to do with them
+    expect(third!).toBeLessThan(0.7);
+    expect(calibrate([10, 9.5, 9], [words(0.3), words(0.3), words(0.9)])[0]).toBeLessThan(0.7);
   });
 });

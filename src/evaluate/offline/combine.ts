@@ -62,6 +62,9 @@ function confidenceIn(best: Features): number {
   return Math.min(0.9, (isAnchored(best) ? 0.5 : 0.35) + 0.9 * best.coverage);
 }
 
+/** Files at the head of the ranking whose evidence says how sure the ranking is. */
+const HEAD = 2;
+
 /** Files a task centres on, at most: the pack holds these; the rest are listed as candidates. */
 const MAX_NEEDED = 4;
 
@@ -77,8 +80,10 @@ export function calibrate(raws: number[], features: Features[]): number[] {
   const topIndex = order[0];
   const top = topIndex === undefined ? 0 : raws[topIndex]!;
   if (topIndex === undefined || top <= 0) return raws.map(() => 0);
-  const best = features[topIndex]!;
-  const confidence = confidenceIn(best);
+  // How sure the head of the ranking is: the surer of its first two files, not the first alone
+  // (a demoted barrel or a re-ranked neighbour put a file of less coverage first, and a task whose
+  // head was as sure as before packed nothing). The first three packed more on unrelated tasks too.
+  const confidence = Math.max(...order.slice(0, HEAD).map((i) => confidenceIn(features[i]!)));
   const rankOf = new Array<number>(raws.length);
   order.forEach((i, rank) => (rankOf[i] = rank));
   return raws.map((raw, i) => {
