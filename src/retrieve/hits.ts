@@ -45,7 +45,7 @@ export async function readHits(realRoot: string, path: string, lines: ReadonlyMa
     if (start > bytes.length) break;
     const end = bytes.indexOf(NEWLINE, start);
     const text = decoder.decode(bytes.subarray(start, end === -1 ? bytes.length : end)).replace(/\r$/, '');
-    hits.push({ line: wanted, text: text.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd(), terms });
+    hits.push({ line: wanted, text: hitText(text), terms });
   }
   return { hits, generated };
 }
@@ -61,7 +61,12 @@ function crOnlyHits(text: string, lines: ReadonlyMap<number, string[]>, terms: S
     const on = match(line);
     return on ? [{ line: i + 1, text: line, terms: [...on.keywords.keys(), ...on.literals, ...on.symbols] }] : [];
   });
-  return selectHits(perLine).map((hit) => ({ ...hit, text: hit.text.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd() }));
+  return selectHits(perLine).map((hit) => ({ ...hit, text: hitText(hit.text) }));
+}
+
+/** A hit line as kept: trailing blanks dropped, cut to `MAX_HIT_TEXT`. */
+function hitText(line: string): string {
+  return line.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd();
 }
 
 /** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the terms it ran. */
