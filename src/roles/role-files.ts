@@ -54,7 +54,7 @@ export async function readRoleFiles(dir: string, code: RoleErrorCode): Promise<R
     } catch (error) {
       throw new UsageError(code, `${display}: cannot be read (${String((error as { code?: unknown }).code ?? error)})`, { cause: error });
     }
-    bytes += text.length;
+    bytes += Buffer.byteLength(text);
     if (bytes > MAX_ROLE_BYTES) throw new UsageError(code, `${what} folder holds more than ${MAX_ROLE_BYTES} bytes of role files: ${dir}`, { hint: `check --${what}-dir` });
     read.push({ path, display, text });
   }
