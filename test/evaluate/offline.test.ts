@@ -95,6 +95,20 @@ describe('offline evaluator', () => {
     expect(score(true)).toBe(handler.path);
   });
 
+  it('ranks code bundled from another project (its own licence, no manifest) below the project\'s own, on the same words', () => {
+    const lines = ['static int decNumberToString(decNumber *dn, char *string) {', '  /* format the number as a string */', '  return decToString(dn, string);', '}'];
+    const own = candidate('src/jv_dtoa.c', lines);
+    const bundled = candidate('src/decNumber/decNumber.c', lines);
+    const task = 'printing a large number as a string loses digits';
+    const plan = planQuery(task);
+    const candidates = [bundled, own];
+    const top = (files: string[]) => scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files }).sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1))[0]!.path;
+    const others = Array.from({ length: 20 }, (_, i) => `src/f${i}.c`);
+    // the same words and length: without the licence, the directory's name (`number`) puts the bundled copy first
+    expect(top([...candidates.map((c) => c.path), ...others])).toBe(bundled.path);
+    expect(top([...candidates.map((c) => c.path), ...others, 'src/decNumber/ICU-license.html'])).toBe(own.path);
+  });
+
   it('ranks the issue form a task was filed through below any code, and never packs it', () => {
     // the form's prompts are the task's headings: every word of the scaffolding matches it
     const form = candidate('.github/ISSUE_TEMPLATE/bug_report.md', [
@@ -196,7 +210,7 @@ describe('offline evaluator on hostile words', () => {
 describe('calibrate', () => {
   it('is as sure as the surer of the first two files: a file of less coverage put first (a demoted barrel, a re-ranked neighbour) no longer leaves a sure head unpacked', async () => {
     const { calibrate } = await import('../../src/evaluate/offline/combine.js');
-    const words = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: [], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false });
+    const words = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: [], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false });
     // raw scores put the 0.3-coverage file first; the 0.5-coverage one is a close second
     const [first, second, third] = calibrate([10, 9.5, 1], [words(0.3), words(0.5), words(0.9)]);
     expect(first).toBeGreaterThanOrEqual(0.7); // 0.35 + 0.9 × 0.5 = 0.8, not 0.35 + 0.9 × 0.3 = 0.62

@@ -21,6 +21,9 @@ export const ANCHOR = {
 /** What a file that only imports or re-exports keeps of its evidence: its words are the names of the files it points at. */
 export const BARREL_FACTOR = 0.7;
 
+/** What code bundled from another project keeps of its evidence: it shares the task's words, seldom its subject. */
+export const BUNDLED_FACTOR = 0.5;
+
 /** The weighted strength of the definitions a file holds of the symbols sought (best three, harmonic). */
 export function definitionStrength(f: Features, symbolWeight: (symbol: string) => number): number {
   return f.defines
@@ -33,7 +36,7 @@ export function definitionStrength(f: Features, symbolWeight: (symbol: string) =
 /** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt); `definition` is its `definitionStrength`. */
 export function combineFeatures(f: Features, definition: number): number {
   const evidence = f.lexical + ANCHOR.definition * definition + ANCHOR.literal * Math.min(f.literal, 2);
-  return evidence * KIND_FACTOR[f.kind] * (f.barrel ? BARREL_FACTOR : 1) + ANCHOR.mention * f.mention;
+  return evidence * KIND_FACTOR[f.kind] * (f.barrel ? BARREL_FACTOR : 1) * (f.bundled ? BUNDLED_FACTOR : 1) + ANCHOR.mention * f.mention;
 }
 
 /** Whether the file holds evidence beyond shared words: the things a reader would call proof. */

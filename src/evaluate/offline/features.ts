@@ -43,6 +43,8 @@ export interface Features {
   definitionLines: number[];
   /** Source that defines nothing and only imports or re-exports (`export { x } from './x'`): a pointer to the files that do. */
   barrel: boolean;
+  /** In third-party code bundled under the repository's own tree (`bundled.ts`). */
+  bundled: boolean;
 }
 
 export interface FeatureContext {
@@ -55,6 +57,8 @@ export interface FeatureContext {
   literalCounts: Map<string, number>;
   /** Mention → number of candidates matching it. */
   mentionCounts: Map<string, number>;
+  /** Whether a path lies in bundled third-party code (`bundled.ts`); none: no file does. */
+  bundled?: (path: string) => boolean;
 }
 
 export function idfOf(term: string, stats: SearchStats): number {
@@ -122,6 +126,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     matched: matched.sort((a, b) => b.mass - a.mass).map((m) => m.term),
     definitionLines,
     barrel: facts !== undefined && facts.defs.length === 0 && facts.imports.length > 0,
+    bundled: ctx.bundled?.(candidate.path) ?? false,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Candidate, Score } from '../../core/types.js';
 import { ANCHOR, calibrate, combineFeatures, definitionStrength } from './combine.js';
 import { computeFeatures, idfOf, type Features } from './features.js';
 import { findCopies } from './copies.js';
+import { bundledCodeOf } from './bundled.js';
 import { CLUSTER, nearStrongFiles } from './cluster.js';
 import { findMissing } from './gaps.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
@@ -67,7 +68,7 @@ export function rawScores(input: EvalInput): RawScores {
   const { plan, query, stats, facts, candidates } = input;
   const literalCounts = countBy(candidates, (c) => c.literals);
   const mentionCounts = countBy(candidates, (c) => c.mentions);
-  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts };
+  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts, bundled: bundledCodeOf(input.files) };
   const planSymbols = new Set(plan.symbols);
   const features = candidates.map((c) => computeFeatures(c, ctx));
   const symbolWeight = (symbol: string): number => {
