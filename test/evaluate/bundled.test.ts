@@ -19,12 +19,21 @@ describe('bundledCodeOf', () => {
   });
 
   it('knows licences by their usual names and nothing else', () => {
-    for (const name of ['LICENSE', 'LICENCE.txt', 'COPYING', 'license.md', 'LICENSE-MIT', 'ICU-license.html', 'COPYRIGHT']) {
+    for (const name of ['LICENSE', 'LICENCE.txt', 'COPYING', 'license.md', 'LICENSE-MIT', 'ICU-license.html', 'fmt.license.rst', 'COPYRIGHT']) {
       expect(bundledCodeOf(listing(`deps/x/${name}`, 'deps/x/a.c'))('deps/x/a.c'), name).toBe(true);
     }
     for (const name of ['license.py', 'licenses.ts', 'copyright_header.c', 'README.md']) {
       expect(bundledCodeOf(listing(`deps/x/${name}`, 'deps/x/a.c'))('deps/x/a.c'), name).toBe(false);
     }
+  });
+
+  it('marks a directory named for code copied in, unless a manifest makes it a package', () => {
+    expect(bundledCodeOf(listing('include/spdlog/fmt/bundled/format.h'))('include/spdlog/fmt/bundled/format.h')).toBe(true);
+    expect(bundledCodeOf(listing('src/pip/_vendor/six.py'))('src/pip/_vendor/six.py')).toBe(true);
+    expect(bundledCodeOf(listing('lib/3rdparty/x.c'))('lib/3rdparty/x.c')).toBe(true);
+    expect(bundledCodeOf(listing('packages/bundled/package.json', 'packages/bundled/index.ts'))('packages/bundled/index.ts')).toBe(false);
+    // a name that only contains the word is no mark
+    expect(bundledCodeOf(listing('src/bundler/index.ts'))('src/bundler/index.ts')).toBe(false);
   });
 
   it('leaves alone a package of the repository itself: licence and manifest side by side', () => {

@@ -1,14 +1,17 @@
 /**
  * Third-party code copied into a repository under a name the built-in skips do not know
- * (`src/decNumber/`, `doc/sphinxext/`, `lib/lua/`): a directory that carries its own licence
- * and no package manifest. A licence says the code is someone else's; a manifest beside it
+ * (`src/decNumber/`, `doc/sphinxext/`, `lib/lua/`): a directory that carries its own licence, or
+ * is named for such code (`fmt/bundled/`), and has no package manifest. A licence says the code is someone else's; a manifest beside it
  * says it is a package of this repository (a monorepo's `packages/zod/` has both `LICENSE` and
  * `package.json`). Such code matches a task's words as well as the project's own, and it is
  * rarely what a task is about: it keeps less of its evidence (`combine.ts`).
  */
 
-/** `LICENSE`, `COPYING.txt`, `ICU-license.html`, `license-MIT.md`: a licence by its name. */
-const LICENCE = /^(?:[a-z0-9]+[-_])?(?:licen[cs]e|copying|copyright)(?:[-_][a-z0-9]+)*(?:\.(?:txt|md|html?|rst))?$/i;
+/** `LICENSE`, `COPYING.txt`, `ICU-license.html`, `fmt.license.rst`, `license-MIT.md`: a licence by its name. */
+const LICENCE = /^(?:[a-z0-9]+[-_.])?(?:licen[cs]e|copying|copyright)(?:[-_][a-z0-9]+)*(?:\.(?:txt|md|html?|rst))?$/i;
+
+/** Directories named for code copied in (`fmt/bundled/`, pip's `_vendor/`); `vendor` and `third_party` are not searched at all. */
+const BUNDLED_DIR = /^(?:bundled|vendored|_vendor|thirdparty|third-party|3rdparty|3rd[-_]party)$/i;
 
 /** Files that make a directory a package of its own (a build of this repository's, not a copy of another's). */
 const MANIFEST = /^(?:package\.json|deno\.jsonc?|jsr\.json|cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|pom\.xml|build\.gradle(?:\.kts)?|composer\.json|gemfile|package\.swift|mix\.exs|pubspec\.yaml|project\.toml|description|dune-project|build\.zig|[^/]+\.(?:gemspec|csproj|fsproj|vbproj|cabal|opam|nimble))$/i;
@@ -28,16 +31,17 @@ const known = new WeakMap<readonly string[], (path: string) => boolean>();
 export function bundledCodeOf(files: readonly string[]): (path: string) => boolean {
   let test = known.get(files);
   if (test) return test;
-  const licensed = new Set<string>();
+  const marked = new Set<string>();
   const packaged = new Set<string>();
   for (const path of files) {
     const slash = path.lastIndexOf('/');
     if (slash < 0 || DOCS.test(path.slice(0, slash))) continue;
     const base = path.slice(slash + 1);
-    if (LICENCE.test(base)) licensed.add(path.slice(0, slash));
-    else if (MANIFEST.test(base)) packaged.add(path.slice(0, slash));
+    const dir = path.slice(0, slash);
+    if (LICENCE.test(base) || BUNDLED_DIR.test(dir.slice(dir.lastIndexOf('/') + 1))) marked.add(dir);
+    if (MANIFEST.test(base)) packaged.add(dir);
   }
-  const unpackaged = new Set([...licensed].filter((dir) => !packaged.has(dir)));
+  const unpackaged = new Set([...marked].filter((dir) => !packaged.has(dir)));
   if (unpackaged.size === 0) test = () => false;
   else {
     // A directory holding much of the repository is the project itself, whatever its manifest
