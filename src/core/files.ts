@@ -53,6 +53,13 @@ export function languageOf(path: string): string {
 export type FileKind = 'code' | 'test' | 'example' | 'doc' | 'generated' | 'config' | 'data' | 'tooling' | 'form' | 'declaration';
 
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_data|fixtures?|e2e|integration[-_]tests?|unittests?|benches|benchmarks?|bench)(?:\/|$)/i;
+/**
+ * Test projects and modules named for what they test: .NET's `Newtonsoft.Json.Tests/` and
+ * `….FuzzTests/`, `moshi-kotlin-tests/`, `android-test/`, gson's `test-graal/`; and Kotlin's test
+ * source sets (`androidTest/`, `commonTest/`, `jvmTest/`, case as written).
+ */
+const TEST_PROJECT = /(?:^|\/)(?:[^/]*[._-](?:unit|integration|functional|fuzz|e2e)?tests?|tests?[-_][^/]*)(?:\/|$)/i;
+const TEST_SOURCE_SET = /(?:^|\/)[a-z][A-Za-z]*Test(?:\/|$)/;
 const TEST_FILE = /(?:^test_.*|.*_test\.[a-z]+|.*[._-](?:test|spec|tests|specs)\.[a-z]+|.*Tests?\.(?:java|kt|cs|scala|swift|php)|conftest\.py)$/;
 const EXAMPLE_DIR = /(?:^|\/)(?:examples?|samples?|demos?|playground|sandbox|tutorials?|cookbook)(?:\/|$)/i;
 const DOC_DIR = /(?:^|\/)(?:docs?|documentation|man|website|site)(?:\/|$)/i;
@@ -84,7 +91,7 @@ export function fileKindOf(path: string): FileKind {
   if (DECLARATION.test(base)) return 'declaration';
   if (HIDDEN_DIR.test(path)) return 'tooling';
   if (DOC_NAMES.test(base) || DOC_EXTENSIONS.has(ext)) return 'doc';
-  if (TEST_FILE.test(base) || TEST_DIR.test(path)) return 'test';
+  if (TEST_FILE.test(base) || TEST_DIR.test(path) || TEST_PROJECT.test(path) || TEST_SOURCE_SET.test(path)) return 'test';
   if (CONFIG_FILE.test(path)) return 'config';
   if (EXAMPLE_DIR.test(path)) return 'example';
   if (DOC_DIR.test(path) && !(ext in LANGUAGES)) return 'doc';

@@ -30,7 +30,7 @@ describe('bundledCodeOf', () => {
   it('marks a directory named for code copied in, unless a manifest makes it a package', () => {
     expect(bundledCodeOf(listing('include/spdlog/fmt/bundled/format.h'))('include/spdlog/fmt/bundled/format.h')).toBe(true);
     expect(bundledCodeOf(listing('src/pip/_vendor/six.py'))('src/pip/_vendor/six.py')).toBe(true);
-    expect(bundledCodeOf(listing('lib/3rdparty/x.c'))('lib/3rdparty/x.c')).toBe(true);
+    expect(bundledCodeOf(listing('lib/thirdparty/x.c'))('lib/thirdparty/x.c')).toBe(true);
     expect(bundledCodeOf(listing('packages/bundled/package.json', 'packages/bundled/index.ts'))('packages/bundled/index.ts')).toBe(false);
     // a name that only contains the word is no mark
     expect(bundledCodeOf(listing('src/bundler/index.ts'))('src/bundler/index.ts')).toBe(false);

@@ -10,8 +10,8 @@
 /** `LICENSE`, `COPYING.txt`, `ICU-license.html`, `fmt.license.rst`, `license-MIT.md`: a licence by its name. */
 const LICENCE = /^(?:[a-z0-9]+[-_.])?(?:licen[cs]e|copying|copyright)(?:[-_][a-z0-9]+)*(?:\.(?:txt|md|html?|rst))?$/i;
 
-/** Directories named for code copied in (`fmt/bundled/`, pip's `_vendor/`); `vendor` and `third_party` are not searched at all. */
-const BUNDLED_DIR = /^(?:bundled|vendored|_vendor|thirdparty|third-party|3rdparty|3rd[-_]party)$/i;
+/** Directories named for code copied in (`fmt/bundled/`, pip's `_vendor/`); `vendor` and `third_party` are not searched at all, `3rdparty` and `external` rank as build output (`core/files.ts`). */
+const BUNDLED_DIR = /^(?:bundled|vendored|_vendor|thirdparty|third-party|3rd[-_]party)$/i;
 
 /** Files that make a directory a package of its own (a build of this repository's, not a copy of another's). */
 const MANIFEST = /^(?:package\.json|deno\.jsonc?|jsr\.json|cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|pom\.xml|build\.gradle(?:\.kts)?|composer\.json|gemfile|package\.swift|mix\.exs|pubspec\.yaml|project\.toml|description|dune-project|build\.zig|[^/]+\.(?:gemspec|csproj|fsproj|vbproj|cabal|opam|nimble))$/i;
