@@ -35,6 +35,13 @@ describe('planQuery', () => {
     expect(q.symbols).toContain('verifyEmail');
   });
 
+  it('drops the words of a fix report that name no code (fix, fixed), and keeps a name that holds them', () => {
+    const q = planQuery('Fix crash when the header value is empty (fixed in fixHeaders)');
+    for (const word of ['fix', 'fixe', 'fixed']) expect(q.keywords).not.toContain(word);
+    expect(q.keywords).toContain('crash');
+    expect(q.keywords).toContain('fixheaders');
+  });
+
   it('takes backticked words as symbols even when they look like prose', () => {
     const q = planQuery('Calling `render` twice breaks the layout');
     expect(q.symbols).toContain('render');
