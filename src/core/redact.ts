@@ -99,9 +99,11 @@ const XML_SECRET_LINES = /(<([A-Za-z0-9_.:-]{0,60}(?:password|passwd|secret|toke
  * quoted or bare. Whether the key names a credential is decided in `secretKeyKind`, whether the
  * value is one in `maskAssignment`. The key is bounded so a long dotted run stays linear, and so
  * is the bare value: a match left as it is is scanned again from its value (`replaceAssignments`),
- * so a line of `a:a:a:…` read to its end at every `a:` took minutes on a 1 MB file.
+ * so a line of `a:a:a:…` read to its end at every `a:` took minutes on a 1 MB file. A key starts
+ * a word (not `password` inside `x-password`, whose key is the whole), or follows the dashes of a
+ * command-line flag or a lone dot (`--password=…`, `-token=…`, `.password=…`).
  */
-const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \t]*)(?:(["'`])([^"'`\n]{3,})\3|([^\s"'`,;)\]}]{1,256}))/g;
+const ASSIGNMENT = /(?:(?<![\w.-])|(?<=(?:^|[^\w.-])[.-]{1,2}))([A-Za-z_][\w.-]{0,80})(["']?[ \t]*(?::=|[:=])[ \t]*)(?:(["'`])([^"'`\n]{3,})\3|([^\s"'`,;)\]}]{1,256}))/g;
 /** A bare value's characters (`ASSIGNMENT` reads at most 256; the rest of a longer one is measured with this). */
 const BARE_RUN = /[^\s"'`,;)\]}]*/y;
 
@@ -110,7 +112,7 @@ const BARE_RUN = /[^\s"'`,;)\]}]*/y;
  * (Kotlin, Scala), `let secret: &str = "…"` (Rust). `ASSIGNMENT` reads `password: string` there,
  * a type, and the value after it goes unread.
  */
-const TYPED_ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,80})([ \t]*:[ \t]*[A-Za-z_&(\[][\w<>\[\]&'|.?, ()]{0,60}?[ \t]*=[ \t]*(?:[rbfuRBFU@$]{1,2}#*)?)(["'`])([^"'`\n]{3,})\3/g;
+const TYPED_ASSIGNMENT = /(?:(?<![\w.-])|(?<=(?:^|[^\w.-])[.-]{1,2}))([A-Za-z_][\w.-]{0,80})([ \t]*:[ \t]*[A-Za-z_&(\[][\w<>\[\]&'|.?, ()]{0,60}?[ \t]*=[ \t]*(?:[rbfuRBFU@$]{1,2}#*)?)(["'`])([^"'`\n]{3,})\3/g;
 /**
  * A quoted key and its quoted value side by side: call arguments (`define('DB_PASSWORD', '…')`,
  * `os.Setenv("DB_PASSWORD", "…")`, `setProperty("db.password", "…")`, `env::set_var(…)`), hash and

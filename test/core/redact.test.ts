@@ -163,6 +163,11 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['HTPASSWD=Gh5jKl4zXc3vBn2m', `HTPASSWD=${REDACTED}`, '.env'],
     ['curl -u deploy:Pl0kIj9uHy8gTf7r https://ci/x', `curl -u deploy:${REDACTED} https://ci/x`, 'ci.sh'],
     ['mysql -u root -pWs2xEd3cRf4vTg5b db', `mysql -u root -p${REDACTED} db`, 'ci.sh'],
+    // long options with `=`, quoted or not, and a key after a lone dot
+    ['mysql --user=root --password=Zq8vN3kL9pX2mR7t --host=db', `mysql --user=root --password=${REDACTED} --host=db`, 'deploy.sh'],
+    ['psql "--password=Zq8vN3kL9pX2mR7t" -c 1', `psql "--password=${REDACTED}" -c 1`, 'deploy.sh'],
+    ['./tool --api-key=Zq8vN3kL9pX2mR7t --db-password=Zq8vN3kL9pX2mR7t -token=Zq8vN3kL9pX2mR7t', `./tool --api-key=${REDACTED} --db-password=${REDACTED} -token=${REDACTED}`, 'Makefile'],
+    ['.password=Zq8vN3kL9pX2mR7t', `.password=${REDACTED}`, 'app.properties'],
     ['requirepass Zq8wXc7vBn6mLk5jRD', `requirepass ${REDACTED}`, 'redis.conf'],
     ['machine github.com login bob password Zq8wXc7vBn6mLk5jNN', `machine github.com login bob password ${REDACTED}`, 'netrc'],
     ['db:\n  password:\n    Zq8wXc7vBn6mLk5jY1\n  secret: |\n    Zq8wXc7vBn6mLk5jY3\n  host: db', `db:\n  password:\n    ${REDACTED}\n  secret: |\n    ${REDACTED}\n  host: db`, 'app.yml'],
@@ -188,6 +193,8 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['password:\n  - ${{ secrets.DB }}', 'ci.yml'],
     ['bypass = compass_heading_2024', 'nav.py'],
     ['mkdir -p build/out && ssh -p 2222 host', 'ci.sh'],
+    ['./tool --password-file=/run/secrets/db --token-ttl=3600 --log-level=debug', 'run.sh'],
+    ['x.y-password-policy=strict', 'app.properties'],
     ['the password is wrong', 'README.md'],
     ['const auth = require("./auth");\nlet auth = "basic";\nconfig.auth = authMode2;\nalways-auth=true', 'src/app.js'],
     ['ENV PATH /usr/local/bin\nENV DB_PASSWORD_FILE /run/secrets/db\nENV POSTGRES_PASSWORD ${PG_PASSWORD}', 'Dockerfile'],
@@ -268,6 +275,7 @@ describe('redactSecrets on a task (prose)', () => {
   it('masks a bare value after a secret-named key, which code keeps as a variable', () => {
     const task = 'login fails with password=hunter2hunter2 and api_key=d41d8cd98f00b204e9800998ecf8427e';
     expect(redactSecrets(task, { prose: true })).toBe(`login fails with password=${REDACTED} and api_key=${REDACTED}`);
+    expect(redactSecrets('login fails: mysql --password=Zq8vN3kL9pX2mR7t -h db', { prose: true })).toBe(`login fails: mysql --password=${REDACTED} -h db`);
     // in code, `password = user_password` names a variable
     expect(redactSecrets('password = user_password')).toBe('password = user_password');
   });
