@@ -1,5 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { realpathSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import pLimit from 'p-limit';
 import { basename, resolve } from 'node:path';
 import { isAbortError, UsageError } from '../core/errors.js';
 import { isInsideRoot } from '../core/inside.js';
@@ -17,6 +19,15 @@ export interface LabelledRoot {
 
 /** Roots one task may search: each is its own listing, scan and cache (1,000 took 29 s and 320 MB). */
 export const MAX_ROOTS = 64;
+
+/**
+ * Roots whose loops run at once: one per core (two at least, so a root waiting on a model leaves
+ * another working). Sixteen 20,000-file roots at once on two cores ran every content scan out of
+ * its time, and memory grew with the number of roots.
+ */
+export function rootsAtOnce(): number {
+  return Math.max(2, availableParallelism());
+}
 
 /**
  * `roots` → labelled roots, or undefined for a run over `root` alone. A root without a label
@@ -107,7 +118,7 @@ interface RootRun {
 }
 
 /**
- * One task over several roots: each root runs its own loop (in parallel), then all their scores
+ * One task over several roots: each root runs its own loop (`rootsAtOnce` at a time), then all their scores
  * are ranked together (each root's scores are 0–1 on its own evidence) and packed within the
  * first root's budget, paths reading `label:path`. A failing root stops the others.
  */
@@ -127,13 +138,14 @@ export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal 
     // The provider is the same choice for every root: said once.
     const contexts = await Promise.all(checked.map((r, i) => r.start(i === 0)));
     const resolved = contexts.map((ctx, i) => ({ root: labelled[i]!, ctx }));
+    const limit = pLimit(rootsAtOnce());
     const runs = await settleAll(
-      resolved.map(async ({ root, ctx }): Promise<RootRun> => {
+      resolved.map(({ root, ctx }) => limit(async (): Promise<RootRun> => {
         const run = await runCycles(ctx);
         const material = await readPackMaterial(ctx.deps.facts, ctx.options.root, run, ctx.options.threshold, controller.signal);
         await ctx.deps.cache.flush();
         return { root, ctx, run, material };
-      }),
+      })),
       stop,
     );
     const first = runs[0]!;

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isUsageError } from '../../src/core/errors.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
-import { labelRoots, scopeFor } from '../../src/orchestrator/roots.js';
+import { labelRoots, rootsAtOnce, scopeFor } from '../../src/orchestrator/roots.js';
+import { createRetriever } from '../../src/orchestrator/retriever.js';
+import { createSearcher } from '../../src/retrieve/dispatch.js';
+import type { Searcher } from '../../src/core/deps.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 
 const makeRepo = useTempRepos();
@@ -58,6 +61,34 @@ describe('retrieve over several roots', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+
+  it('runs at most rootsAtOnce() roots\' loops at a time, every root still answered', async () => {
+    // Sixteen large roots at once on two cores ran every content scan out of its time.
+    const real = createSearcher();
+    let inFlight = 0;
+    let most = 0;
+    const searcher: Searcher = {
+      listFiles: (scope, signal) => real.listFiles(scope, signal),
+      statFiles: (scope, signal) => real.statFiles!(scope, signal),
+      async search(request, signal) {
+        most = Math.max(most, ++inFlight);
+        try {
+          // long enough that every root would be searching at once without a bound
+          await new Promise((done) => setTimeout(done, 20));
+          return await real.search(request, signal);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    const count = rootsAtOnce() + 4;
+    const roots = Array.from({ length: count }, (_, i) => ({ label: `r${i}`, path: twoRepos().api.root }));
+    const result = await createRetriever({ cache: false, maxCycles: 1 }, { searcher }).retrieve(TASK, { roots });
+    expect(result.roots).toHaveLength(count);
+    expect(new Set(result.files.map((f) => f.path.split(':')[0]))).toEqual(new Set(roots.map((r) => r.label)));
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(rootsAtOnce());
   });
 
   it('shares one budget across the roots', async () => {
