@@ -10,14 +10,15 @@ import { readVersion } from '../cli/help.js';
 import { useColor, type Io } from '../cli/io.js';
 import { createReporter } from '../cli/progress.js';
 import { writeOutput } from '../cli/write.js';
+import { EXIT } from '../cli/exit-codes.js';
 import { createRetriever } from '../orchestrator/retriever.js';
 import { labelRoots } from '../orchestrator/roots.js';
 import { MCP_USAGE, parseMcpArgs } from './args.js';
 import { createMcpServer } from './server.js';
 
 /**
- * `ctxloop mcp`: serves the tools on stdio until stdin closes (or SIGINT), then writes the
- * caches and returns 0. stdout belongs to the protocol from the first byte: help is the only
+ * `ctxloop mcp`: serves the tools on stdio until stdin closes (or a signal), then writes the
+ * caches and returns 0 (130 when a signal stopped it). stdout belongs to the protocol from the first byte: help is the only
  * other thing ever written there, and only when asked for.
  */
 export async function mcpCommand(argv: string[], io: Io): Promise<number> {
@@ -104,7 +105,9 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     invalid.stop();
     await retriever.close();
     if (broken && stdin.readable && !stdin.readableEnded) throw new CtxloopError('internal', `the MCP connection closed: ${broken.message}`);
-    return 0;
+    // Stopped by a signal (a host closing the server, Ctrl-C): said in the exit status, as every
+    // command says it (128 + the signal's number, `bin.ts`), so a supervisor sees no clean end.
+    return io.signal?.aborted ? EXIT.interrupted : EXIT.ok;
   } catch (error) {
     return reportFailure(error, view);
   }

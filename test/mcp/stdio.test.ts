@@ -183,6 +183,22 @@ describe.runIf(existsSync(BIN))('ctxloop mcp stdout', () => {
   });
 });
 
+describe.runIf(existsSync(BIN))('ctxloop mcp stopped by a signal', () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ] as const)('%s: exit %i, not 0 (a supervisor saw a clean end)', async (signal, code) => {
+    await withServer(['--quiet'], async (server) => {
+      server.initialize();
+      await server.until(() => server.out.stdout.includes('"id":1'));
+      server.child.kill(signal);
+      expect(await server.exited).toBe(code);
+      expect(server.out.stderr).not.toMatch(/\n\s+at /);
+    });
+  });
+});
+
 describe.runIf(existsSync(BIN))('ctxloop mcp when stdin closes with calls running', () => {
   it('answers every call it read before it exits 0 (it closed at once and the calls got no reply)', async () => {
     await withServer(['--quiet'], async (server) => {
