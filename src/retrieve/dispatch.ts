@@ -87,7 +87,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
           const glob = await import('./glob.js');
           const listed = await glob.listFilesByGlob(scope);
           if (listed.droppedRules > 0) {
-            logger.warn(`the ignore files under ${scope.root} hold at least ${listed.droppedRules} rules past the first ${glob.MAX_RULES} (the deepest files' last), longer than ${glob.MAX_RULE_CHARS} characters, or with more than three ** or four * (matched in exponential time): those are not applied`);
+            logger.warn(`the ignore files under ${scope.root}: ${glob.notAppliedRules(listed.droppedRules, listed.unsafeRules)}`);
           }
           if (listed.stoppedAt !== undefined) logger.warn(`listing ${scope.root} stopped at ${listed.stoppedAt.toLocaleString('en-US')} files: the rest is not searched (narrow the run with --scope)`);
           const files = listed.files.map((f) => f.path);

@@ -16,7 +16,7 @@ import { PRUNED_DIRS, skipReason } from './filters.js';
 import { createPathMatcher, normalizeGlob } from './match.js';
 import { ancestorDirs, resolveScopeEntries, type ScopeEntries } from './scope.js';
 
-export { MAX_RULE_CHARS, MAX_RULES } from './ignore.js';
+export { MAX_RULE_CHARS, MAX_RULES, notAppliedRules } from './ignore.js';
 
 export interface ListedFile {
   /** Root-relative POSIX path. */
@@ -29,8 +29,10 @@ export interface GlobList {
   files: ListedFile[];
   /** Files passed over, by reason (`ignored`, `excluded`, and the built-in skip reasons). */
   skipped: Record<string, number>;
-  /** Ignore rules past the bound, not applied (`MAX_RULES` in `ignore.ts`). */
+  /** Ignore rules not applied (`compileIgnoreRules`): past the bound, or `unsafeRules`. */
   droppedRules: number;
+  /** Of `droppedRules`: too long, or matched in exponential time. */
+  unsafeRules: number;
   /** Set when the walk stopped at its bound (`MAX_WALKED` files): the rest of the tree is not listed. */
   stoppedAt?: number;
 }
@@ -75,7 +77,7 @@ export async function listFilesByGlob(scope: SearchScope, maxWalked = MAX_WALKED
     else if (included(file.path)) kept.set(file.path, file);
   }
   const files = [...kept.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped, droppedRules: rules.dropped, ...(stopped ? { stoppedAt: maxWalked } : {}) };
+  return { files, skipped, droppedRules: rules.dropped, unsafeRules: rules.unsafe, ...(stopped ? { stoppedAt: maxWalked } : {}) };
 }
 
 /**

@@ -34,6 +34,8 @@ export interface IgnoreRules {
   count: number;
   /** Rules past `MAX_RULES` (the deepest files' last) or longer than `MAX_RULE_CHARS`, not applied; a file not read counts one. */
   dropped: number;
+  /** Of `dropped`: the rules too long, or matched in exponential time (`backtracks`), wherever they stood. */
+  unsafe: number;
 }
 
 /**
@@ -121,12 +123,15 @@ export function compileIgnoreRules({ files, unread }: IgnoreFiles): IgnoreRules 
   const ordered = [...files].sort((a, b) => depthOf(a.dir) - depthOf(b.dir));
   const rules: string[] = [];
   let dropped = unread;
+  let unsafe = 0;
   for (const file of ordered) {
     for (const line of parseLines(file.content)) {
-      if (rules.length < MAX_RULES && line.length <= MAX_RULE_CHARS && !backtracks(line)) rules.push(rebaseRule(line, file.dir));
+      if (line.length > MAX_RULE_CHARS || backtracks(line)) unsafe++;
+      else if (rules.length < MAX_RULES) rules.push(rebaseRule(line, file.dir));
       else dropped++;
     }
   }
+  dropped += unsafe;
   const matcher = ignore({ ignorecase: false }).add(rules);
   const hasNegation = rules.some((rule) => rule.startsWith('!'));
   return {
@@ -135,7 +140,18 @@ export function compileIgnoreRules({ files, unread }: IgnoreFiles): IgnoreRules 
     hasNegation,
     count: rules.length,
     dropped,
+    unsafe,
   };
+}
+
+/** What a warning says of the rules `compileIgnoreRules` did not apply, by why (`dropped` > 0). */
+export function notAppliedRules(dropped: number, unsafe: number): string {
+  const past = dropped - unsafe;
+  const why = [
+    ...(past > 0 ? [`${past} past the first ${MAX_RULES} (the deepest files' last)`] : []),
+    ...(unsafe > 0 ? [`${unsafe} longer than ${MAX_RULE_CHARS} characters or with more than three ** or four * (matched in exponential time)`] : []),
+  ];
+  return `${dropped} rule(s) not applied: ${why.join('; ')}`;
 }
 
 /**

@@ -15,7 +15,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { toPosix } from '../core/files.js';
 import { throwIfAborted } from '../core/errors.js';
-import { compileIgnoreRules, MAX_RULES, readIgnoreFiles } from './ignore.js';
+import { compileIgnoreRules, notAppliedRules, readIgnoreFiles } from './ignore.js';
 
 /**
  * Rule tests (rules × paths) the filter does at most: about 2 s. Past it, only directories are
@@ -34,8 +34,10 @@ export interface ParentRules {
   ignores(path: string): boolean;
   /** Rules applied. */
   rules: number;
-  /** Rules past the bound (`MAX_RULES`), not applied. */
+  /** Rules not applied: past the bound (`MAX_RULES`), or `unsafe`. */
   dropped: number;
+  /** Of `dropped`: too long, or matched in exponential time. */
+  unsafe: number;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function parentIgnores(root: string): Promise<ParentRules | undefin
     top,
     rules: above.count,
     dropped: above.dropped,
+    unsafe: above.unsafe,
     ignores: (path) => {
       try {
         // rg listed it, so the root's rules (and those below it, which may re-include) keep it: only a parent's verdict can drop it
@@ -78,7 +81,7 @@ export async function parentIgnores(root: string): Promise<ParentRules | undefin
  * within `MAX_RULE_TESTS`; `warn` says what was not applied.
  */
 export async function filterIgnored(files: readonly string[], rules: ParentRules, warn: (message: string) => void, signal?: AbortSignal): Promise<string[]> {
-  if (rules.dropped > 0) warn(`the ignore files above the root, up to ${rules.top}, hold more rules than the first ${MAX_RULES}: ${rules.dropped} are not applied`);
+  if (rules.dropped > 0) warn(`the ignore files above the root, up to ${rules.top}: ${notAppliedRules(rules.dropped, rules.unsafe)}`);
   const dirs = [...new Set(files.map(dirOf))];
   const byPath = rules.rules * files.length <= MAX_RULE_TESTS;
   if (!byPath && rules.rules * dirs.length > MAX_RULE_TESTS) {

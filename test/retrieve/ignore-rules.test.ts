@@ -13,6 +13,7 @@ describe('the fallback listing (fast-glob and the ignore package)', () => {
     // the first rules apply; those past the bound, and the deeper file's after them, do not, and are counted
     expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', `gen_${MAX_RULES + 100}.ts`, 'pkg/.gitignore', 'pkg/local.ts', 'src/a.ts']);
     expect(listed.droppedRules).toBe(501);
+    expect(listed.unsafeRules).toBe(0);
   });
 });
 
@@ -39,6 +40,7 @@ describe('the fallback listing and a rule no path can match', () => {
     const listed = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 });
     expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', 'src/a.ts']);
     expect(listed.droppedRules).toBe(1);
+    expect(listed.unsafeRules).toBe(1);
   });
 });
 
@@ -50,6 +52,7 @@ describe('the fallback listing and a rule that backtracks', () => {
     const listed = await listFilesByGlob({ root: r.root, scope: [], include: [], exclude: [], maxFileSize: 1_000_000, concurrency: 4 });
     expect(listed.files.map((f) => f.path)).toEqual(['.gitignore', deep, 'src/a.ts']);
     expect(listed.droppedRules).toBe(2);
+    expect(listed.unsafeRules).toBe(2);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });

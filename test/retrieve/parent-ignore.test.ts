@@ -114,13 +114,18 @@ describe('ignore rules above the root', () => {
     const many = repo({ '.gitignore': `${Array.from({ length: 2500 }, (_, i) => `gen${i}-*.dat`).join('\n')}\n*.log\n`, 'pkg/a.js': 'a', 'pkg/b.log': 'b' });
     warnings.length = 0;
     await createSearcher({ logger }).listFiles(scopeOf(join(many.root, 'pkg')));
-    expect(warnings.join('\n')).toMatch(/hold more rules than the first 2000: \d+ are not applied/);
+    expect(warnings.join('\n')).toMatch(/: \d+ rule\(s\) not applied: \d+ past the first 2000 \(the deepest files' last\)$/);
+    // one rule that would match in exponential time is dropped for that, and said so; git still ignores by it
+    const wild = repo({ '.gitignore': `${'**/'.repeat(50)}*.ts\n`, 'pkg/app/src/budget.ts': 'export function enforceTokenBudget() {}' });
+    warnings.length = 0;
+    await createSearcher({ logger }).listFiles(scopeOf(join(wild.root, 'pkg/app')));
+    expect(warnings).toEqual([expect.stringMatching(/: 1 rule\(s\) not applied: 1 longer than 4096 characters or with more than three \*\* or four \* \(matched in exponential time\)$/)]);
   });
 
   it('bounds the rule tests: past the bound only directories are tested, and the signal is heard between chunks', async () => {
     const files = [...Array.from({ length: 5000 }, (_, i) => `gen/f${i}.ts`), ...Array.from({ length: 5000 }, (_, i) => `src/f${i}.log`)];
     let tested = 0;
-    const rules: ParentRules = { top: '/top', rules: Math.ceil(MAX_RULE_TESTS / 2000), dropped: 0, ignores: (path) => (tested++, path.startsWith('gen/') || path.endsWith('.log')) };
+    const rules: ParentRules = { top: '/top', rules: Math.ceil(MAX_RULE_TESTS / 2000), dropped: 0, unsafe: 0, ignores: (path) => (tested++, path.startsWith('gen/') || path.endsWith('.log')) };
     const warnings: string[] = [];
     const kept = await filterIgnored(files, rules, (m) => void warnings.push(m));
     // the directory rule applied, the file rule not: 2 directories tested, not 10,000 files
