@@ -76,11 +76,14 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   // minutes. The files after it are read with patterns and not cached, so a later reader parses them.
   let lateMs = 0;
 
+  // said once a root: a root removed during a run is met by every later read (each cycle, the pack)
+  const unreadable = new Set<string>();
   const realRootOf = async (root: string): Promise<string | undefined> => {
     try {
       return await realpath(root);
     } catch {
-      logger.warn(`cannot read root ${root}: it does not exist or is not accessible`);
+      if (!unreadable.has(root)) logger.warn(`cannot read root ${root}: it does not exist or is not accessible`);
+      unreadable.add(root);
       return undefined;
     }
   };

@@ -108,6 +108,17 @@ describe('createFactsReader', () => {
     expect(await reader.readText(r.root, 'pipe.ts')).toBeUndefined();
   });
 
+  it('says once that a root removed during a run cannot be read, however often it is read after', async () => {
+    const r = repo({ 'a.ts': 'const a = 1;\n' });
+    const warnings: string[] = [];
+    const reader = createFactsReader({ cache: createMemoryCache(), logger: { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} } });
+    expect([...(await reader.read(r.root, ['a.ts'])).keys()]).toEqual(['a.ts']);
+    rmSync(r.root, { recursive: true, force: true });
+    for (let i = 0; i < 3; i++) expect((await reader.read(r.root, ['a.ts'])).size).toBe(0);
+    expect(await reader.readText(r.root, 'a.ts')).toBeUndefined();
+    expect(warnings).toEqual([`cannot read root ${r.root}: it does not exist or is not accessible`]);
+  });
+
   it('reads text as UTF-8 with invalid bytes replaced and CRLF normalized', async () => {
     const r = repo({ 'a.txt': Buffer.concat([Buffer.from('caf\u00e9\r\n'), Buffer.from([0xff, 0xfe]), Buffer.from('\r\nend')]) });
     const reader = createFactsReader({ cache: createMemoryCache() });
