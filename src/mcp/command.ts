@@ -18,8 +18,8 @@ import { createMcpServer } from './server.js';
 
 /**
  * `ctxloop mcp`: serves the tools on stdio until stdin closes (or a signal), then writes the
- * caches and returns 0 (130 when a signal stopped it). stdout belongs to the protocol from the first byte: help is the only
- * other thing ever written there, and only when asked for.
+ * caches and returns 0 (130 when a signal stopped it). stdout belongs to the protocol from the
+ * first byte: help is the only other thing ever written there, and only when asked for.
  */
 export async function mcpCommand(argv: string[], io: Io): Promise<number> {
   const view = { stdout: io.stdout, stderr: io.stderr, format: 'md' as const, verbose: argv.includes('--verbose'), color: useColor(io.stderr, io.env, false) };

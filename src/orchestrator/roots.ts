@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import { realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import pLimit from 'p-limit';
 import { basename, resolve } from 'node:path';
+import pLimit from 'p-limit';
 import { isAbortError, UsageError } from '../core/errors.js';
 import { isInsideRoot } from '../core/inside.js';
 import type { RetrieveOptions, RootSpec } from '../core/options.js';
@@ -118,9 +118,9 @@ interface RootRun {
 }
 
 /**
- * One task over several roots: each root runs its own loop (`rootsAtOnce` at a time), then all their scores
- * are ranked together (each root's scores are 0–1 on its own evidence) and packed within the
- * first root's budget, paths reading `label:path`. A failing root stops the others.
+ * One task over several roots: each root runs its own loop (`rootsAtOnce` at a time), then all
+ * their scores are ranked together (each root's scores are 0–1 on its own evidence) and packed
+ * within the first root's budget, paths reading `label:path`. A failing root stops the others.
  */
 export async function retrieveAcrossRoots({ roots, resolve: resolveRoot, signal }: AcrossRoots): Promise<RetrieveResult> {
   const controller = new AbortController();

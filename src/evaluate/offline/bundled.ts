@@ -1,16 +1,20 @@
 /**
  * Third-party code copied into a repository under a name the built-in skips do not know
  * (`src/decNumber/`, `doc/sphinxext/`, `lib/lua/`): a directory that carries its own licence, or
- * is named for such code (`fmt/bundled/`), and has no package manifest. A licence says the code is someone else's; a manifest beside it
- * says it is a package of this repository (a monorepo's `packages/zod/` has both `LICENSE` and
- * `package.json`). Such code matches a task's words as well as the project's own, and it is
- * rarely what a task is about: it keeps less of its evidence (`combine.ts`).
+ * is named for such code (`fmt/bundled/`), and has no package manifest. A licence says the code
+ * is someone else's; a manifest beside it says it is a package of this repository (a monorepo's
+ * `packages/zod/` has both `LICENSE` and `package.json`). Such code matches a task's words as
+ * well as the project's own, and it is rarely what a task is about: it keeps less of its
+ * evidence (`combine.ts`).
  */
 
 /** `LICENSE`, `COPYING.txt`, `ICU-license.html`, `fmt.license.rst`, `license-MIT.md`: a licence by its name. */
 const LICENCE = /^(?:[a-z0-9]+[-_.])?(?:licen[cs]e|copying|copyright)(?:[-_][a-z0-9]+)*(?:\.(?:txt|md|html?|rst))?$/i;
 
-/** Directories named for code copied in (`fmt/bundled/`, pip's `_vendor/`); `vendor` and `third_party` are not searched at all, `3rdparty` and `external` rank as build output (`core/files.ts`). */
+/**
+ * Directories named for code copied in (`fmt/bundled/`, pip's `_vendor/`); `vendor` and
+ * `third_party` are not searched at all, `3rdparty` and `external` rank as build output (`core/files.ts`).
+ */
 const BUNDLED_DIR = /^(?:bundled|vendored|_vendor|thirdparty|third-party|3rd[-_]party)$/i;
 
 /** Files that make a directory a package of its own (a build of this repository's, not a copy of another's). */
