@@ -80,8 +80,8 @@ const BASE64_LINE = /^([ \t]*["'`]?)([A-Za-z0-9+/]{60,65536}={0,2})(["'`]?[,;]?[
 /** `scheme://user:password@host` (also `redis://:password@host`): the password goes, the rest stays readable. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@'"`]{0,256}:)([^\s@/'"`]{1,256})(@)/gi;
 
-/** `Authorization: Bearer …`, `Basic …`: a token-shaped value with a digit in it. */
-const AUTH_HEADER = /\b((?:Bearer|Basic|Token)[ \t]+)((?=[A-Za-z0-9._~+/-]{0,200}[0-9])[A-Za-z0-9._~+/-]{16,}=*)/g;
+/** `Authorization: Bearer …`, `Basic …`, GitHub's `token …` (any case): a token-shaped value with a digit in it. */
+const AUTH_HEADER = /\b((?:Bearer|Basic|Token)[ \t]+)((?=[A-Za-z0-9._~+/-]{0,200}[0-9])[A-Za-z0-9._~+/-]{16,}=*)/gi;
 
 /** `?password=…`, `&access_token=…`, `&sig=…` in URLs and JDBC strings. */
 const QUERY_SECRET = /([?&](?:password|passwd|pwd|pass|secret|client_secret|token|access_token|refresh_token|id_token|api_key|apikey|sig|signature)=)(?![${%<])([^&\s'"`#]+)/gi;
@@ -123,13 +123,21 @@ const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*(?:\|\|
 
 /**
  * A password given after its keyword and a space, as configuration files and command lines write
- * it: `requirepass …` and `masterauth …` (Redis), `password …` (netrc), `curl -u user:…`,
- * `mysql -p…`. Masked only when the value looks random (see `isRandomValue`): `password string`
- * in a Go struct is a field's type.
+ * it: `requirepass …` and `masterauth …` (Redis), `password …` (netrc), a key ending so
+ * (`smtp_pass …`, `DBPassword …`, `VERIFY_SMTP_PASSWORD …`), `curl -u user:…`, `mysql -p…`,
+ * `docker login -p …`, `sshpass -p …`. Masked only when the value looks random (see
+ * `isRandomValue`): `password string` in a Go struct is a field's type.
  */
-const SPACED_SECRET = /\b((?:requirepass|masterauth|password|passwd|passphrase)[ \t]+)([^\s'"`]{8,})/gi;
+const SPACED_SECRET = /(?<![\w-])((?:[\w-]*?(?:password|passwd|passphrase)|(?:[A-Za-z0-9]+[_-])+pass|requirepass|masterauth)[ \t]+)([^\s'"`]{8,})/gi;
 const USER_PASSWORD_FLAG = /((?:^|[ \t])(?:-u|--user)[ \t]+[^\s:'"`]{1,100}:)([^\s'"`@]{1,200})/gm;
 const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s'"`-][^\s'"`]{5,})/g;
+/** `-p` as a password (not a port, as for ssh) on the commands that take it so: registry logins and `sshpass`. */
+const LOGIN_PASSWORD_FLAG = /(\b(?:sshpass|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login)\b[^\n]{0,400}?[ \t]-p[ \t]*)([^\s'"`-][^\s'"`]{3,})/g;
+/**
+ * A value masked by its first word in a configuration file whose values run to the end of the
+ * line (`password: correct horse battery staple` in YAML, `.properties`, INI): the rest of it.
+ */
+const LINE_VALUE_REST = /^([ \t]*["']?[A-Za-z_][\w.-]{0,80}["']?[ \t]*[:=][ \t]*\[REDACTED\])[ \t]+[^\s#;][^\n#;]*?([ \t]*(?:[#;][^\n]*)?\r?)$/gm;
 /**
  * A secret-named YAML key whose value is on the next line (`password:` then the value indented,
  * or a `|` / `>` block), or a quoted key so (`"password":` in JSON or a Python dict): the
@@ -190,6 +198,7 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${REDACTED}` : match));
   out = out.replace(USER_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
   out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
+  out = out.replace(LOGIN_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
   if (/:[ \t]*(?:[|>][-+]?[ \t]*)?\r?\n/.test(out)) out = maskNextLineValues(out);
   out = out.replace(DOCKER_ENV_SPACED, (match, head: string, key: string, space: string, value: string, tail: string) =>
     isSecretValue(key, value) && !/^["'`]?(?:\$|\{\{)/.test(value) ? `${head}${key}${space}${REDACTED}${tail}` : match,
@@ -220,6 +229,7 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     const envStyle = /^[A-Z][A-Z0-9_]*$/.test(key) && operator === '=';
     return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle);
   });
+  if (options.path !== undefined && languageOf(options.path) === 'text' && out.includes(REDACTED)) out = out.replace(LINE_VALUE_REST, '$1$2');
   return out;
 }
 
@@ -310,9 +320,10 @@ function isRandomValue(value: string): boolean {
   return value.length >= 8 && !/\s/.test(value) && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
 }
 
-/** A bare value in code that is not an identifier: it has a digit or a symbol a name cannot have. */
+/** A bare value in code that is not an identifier: it has a digit or a symbol a name cannot have, or is a name too random for one. */
 function looksLikeData(value: string): boolean {
-  if (/^[A-Za-z_$][\w$]*[!?]?$/.test(value)) return false;
+  // a name-shaped run of mixed case and digits, long, is generated (`Xk9mQ2vL8rT4wZ6p`), not a variable
+  if (/^[A-Za-z_$][\w$]*[!?]?$/.test(value)) return value.length >= 12 && (value.match(/[0-9]/g)?.length ?? 0) >= 2 && (value.match(/[A-Z]/g)?.length ?? 0) >= 2 && (value.match(/[a-z]/g)?.length ?? 0) >= 2;
   // Brackets, parentheses, member access: an expression (`apps[0]`, `tokens.get(i)`).
   if (!/^[A-Za-z0-9+/=_.~!@#%^&*-]+$/.test(value)) return false;
   // A number in code is a setting (`maxTokens: 4096`, `TOKEN_TTL = 3600`), not a credential.

@@ -147,7 +147,7 @@ describe('redactSecrets', () => {
   it('masks a bare value longer than the assignment rule reads at once, whole', () => {
     const value = 'Q9f'.repeat(400);
     expect(redactSecrets(`API_KEY=${value}\nNEXT=1\n`, { path: '.env' })).toBe('API_KEY=[REDACTED]\nNEXT=1\n');
-    expect(redactSecrets(`password: ${value} trailing\n`, { path: 'config.yml' })).toBe('password: [REDACTED] trailing\n');
+    expect(redactSecrets(`password: ${value} # trailing\n`, { path: 'config.yml' })).toBe('password: [REDACTED] # trailing\n');
   });
 });
 
@@ -168,6 +168,15 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['psql "--password=Zq8vN3kL9pX2mR7t" -c 1', `psql "--password=${REDACTED}" -c 1`, 'deploy.sh'],
     ['./tool --api-key=Zq8vN3kL9pX2mR7t --db-password=Zq8vN3kL9pX2mR7t -token=Zq8vN3kL9pX2mR7t', `./tool --api-key=${REDACTED} --db-password=${REDACTED} -token=${REDACTED}`, 'Makefile'],
     ['.password=Zq8vN3kL9pX2mR7t', `.password=${REDACTED}`, 'app.properties'],
+    // registry logins and sshpass take -p as the password; keys that end in a password word; a libpq DSN; GitHub's lowercase `token`
+    ['docker login -u mailer -p Hq3Zt8Wm5Ks2Nv7R r.io', `docker login -u mailer -p ${REDACTED} r.io`, 'deploy.sh'],
+    ['sshpass -pHq3Zt8Wm5Ks2Nv7R ssh host', `sshpass -p${REDACTED} ssh host`, 'deploy.sh'],
+    ['smtp_pass Xk9mQ2vL8rT4wZ6p\nDBPassword Xk9mQ2vL8rT4wZ6p\nVERIFY_SMTP_PASSWORD Xk9mQ2vL8rT4wZ6p', `smtp_pass ${REDACTED}\nDBPassword ${REDACTED}\nVERIFY_SMTP_PASSWORD ${REDACTED}`, 'svc.conf'],
+    ['conn = psycopg2.connect("host=db user=mailer password=Qz7Lp2Vx9Rk4Mw8N")', `conn = psycopg2.connect("host=db user=mailer password=${REDACTED}")`, 'mail.py'],
+    ['requests.get(u, headers={"Authorization": "token 4f2c1e9b8a7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b"})', `requests.get(u, headers={"Authorization": "token ${REDACTED}"})`, 'gh.py'],
+    // a value running to the end of its line, in a configuration file: all of it
+    ['password: correct horse battery staple\nuser: bob', `password: ${REDACTED}\nuser: bob`, 'config.yml'],
+    ['db.password=correct horse 3 staples  # rotated\n', `db.password=${REDACTED}  # rotated\n`, 'app.properties'],
     ['requirepass Zq8wXc7vBn6mLk5jRD', `requirepass ${REDACTED}`, 'redis.conf'],
     ['machine github.com login bob password Zq8wXc7vBn6mLk5jNN', `machine github.com login bob password ${REDACTED}`, 'netrc'],
     ['db:\n  password:\n    Zq8wXc7vBn6mLk5jY1\n  secret: |\n    Zq8wXc7vBn6mLk5jY3\n  host: db', `db:\n  password:\n    ${REDACTED}\n  secret: |\n    ${REDACTED}\n  host: db`, 'app.yml'],
@@ -194,6 +203,10 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['bypass = compass_heading_2024', 'nav.py'],
     ['mkdir -p build/out && ssh -p 2222 host', 'ci.sh'],
     ['./tool --password-file=/run/secrets/db --token-ttl=3600 --log-level=debug', 'run.sh'],
+    ['ssh -p 2222 deploy@host && docker run -p 8080:80 app', 'run.sh'],
+    ['bypass compass_heading', 'nav.conf'],
+    ['conn = connect(user=user, password=user_password2)', 'db.py'],
+    ['title: the password field is required', 'strings.yml'],
     ['x.y-password-policy=strict', 'app.properties'],
     ['the password is wrong', 'README.md'],
     ['const auth = require("./auth");\nlet auth = "basic";\nconfig.auth = authMode2;\nalways-auth=true', 'src/app.js'],
