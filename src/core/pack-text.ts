@@ -105,3 +105,15 @@ export function renderPackedFile(file: FileResult): string {
 
 /** How a candidate's reason opens when it scored at or above the threshold and could not be read to be packed. */
 export const UNREAD_REASON = 'not packed: the file could not be read (deleted, unreadable or replaced since the search)';
+
+const C_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\x07': '\\a', '"': '\\"', '\\': '\\\\' };
+
+/**
+ * `src/line\nbreak.ts` → `"src/line\\nbreak.ts"` (git's `core.quotePath` form); a name without a
+ * line break as it is. Names are shown so wherever a line break would end them: a pipe's lines, a
+ * trace, and a model's prompt (where a name could otherwise forge the header of another file).
+ */
+export function quotedPath(path: string): string {
+  if (!/[\n\r]/.test(path) && !path.startsWith('"')) return path;
+  return `"${path.replace(/[\x00-\x1f\x7f"\\]/g, (c) => C_ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
+}

@@ -9,7 +9,7 @@ import { scoreOffline } from './offline/index.js';
 import { EVALUATE_SCHEMA, evaluateReplySchema, type EvaluateReply } from './schema.js';
 import { renderSignatureParts } from './signature.js';
 import { roundTo } from '../core/numbers.js';
-import { shownText } from '../core/pack-text.js';
+import { quotedPath, shownText } from '../core/pack-text.js';
 
 /** Tokens one candidate may take in a prompt: what keeps a cycle under 2,500 input tokens. */
 const CANDIDATE_TOKENS = 55;
@@ -85,7 +85,8 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
 function toScores(batch: Candidate[], reply: EvaluateReply, prior: ReadonlyMap<string, Score>, standIns: string[]): Score[] {
   const byPath = new Map(reply.scores.map((s) => [s.path.replace(/^\.\//, ''), s]));
   return batch.map((candidate) => {
-    const verdict = byPath.get(candidate.path);
+    // the model answers with the name as its prompt showed it (quoted when it holds a line break)
+    const verdict = byPath.get(quotedPath(candidate.path)) ?? byPath.get(candidate.path);
     // A file the model left out keeps its offline score rather than vanishing.
     if (!verdict) {
       standIns.push(candidate.path);

@@ -3,6 +3,7 @@ import { redactSecrets } from '../core/redact.js';
 import { own } from '../core/records.js';
 import { identifierTerms, wholeTerm } from '../core/text.js';
 import type { Candidate, EgressPart, FileFacts, Query, SymbolDef } from '../core/types.js';
+import { quotedPath } from '../core/pack-text.js';
 
 /** Lines shown of a function's head, and of a class-like declaration with its fields. */
 const FUNCTION_LINES = 8;
@@ -55,7 +56,8 @@ export function renderSignatureParts({ candidate, facts, text, plan, tokenizer, 
   const lines = text === undefined ? undefined : redactSecrets(text, { path: candidate.path }).split('\n');
   const pieces: Piece[] = [];
   const add = (line: string, priority: number, order: number): void => void pieces.push({ text: line, priority, order });
-  const header = `## ${candidate.path}${facts ? ` (${facts.lines} lines)` : ''}`;
+  // a name with a line break in it, quoted: raw, it could forge the header of another file
+  const header = `## ${quotedPath(candidate.path)}${facts ? ` (${facts.lines} lines)` : ''}`;
 
   const defs = facts ? rankDefs(facts.defs, candidate, plan) : [];
   if (defs.length > 0) add(`defines: ${defs.slice(0, NAMED_DEFS).map((d) => d.name).join(', ')}${defs.length > NAMED_DEFS ? ', …' : ''}`, 1, 0);

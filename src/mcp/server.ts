@@ -10,7 +10,7 @@ import { MAX_SCOPE_ENTRIES, type RetrieveOptions, type SearchOptions } from '../
 import type { RetrieveResult } from '../core/types.js';
 import { contractOf, renderJson } from '../cli/render/json.js';
 import { renderMarkdown } from '../cli/render/md.js';
-import { quotedPath } from '../cli/render/paths.js';
+import { quotedPath } from '../core/pack-text.js';
 import { suggestName } from '../core/suggest.js';
 import type { Retriever } from '../orchestrator/retriever.js';
 import { MAX_ROOTS } from '../orchestrator/roots.js';

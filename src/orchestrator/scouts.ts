@@ -5,6 +5,7 @@ import { renderSignatureParts } from '../evaluate/signature.js';
 import { isSafeGlob } from '../refine/suggested.js';
 import type { ScoutAction, ToolOutcome } from '../refine/llm-scout.js';
 import type { ModelRoles } from './model-roles.js';
+import { quotedPath } from '../core/pack-text.js';
 
 /** Subagents per cycle, and model turns each: bounded, so a cycle's cost is bounded. */
 const MAX_SCOUTS = 3;
@@ -80,8 +81,8 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
           // value on it is the password its key, a line above, names (`password:\n  Zq8v…`).
           const text = hit && (await deps.facts.readText(scope.root, c.path));
           const shown = hit && text !== undefined ? redactSecrets(text, { path: c.path }).split('\n')[hit.line - 1] : undefined;
-          if (!hit || shown === undefined) return c.path;
-          const line = `${c.path}:${hit.line}: ${shown.trim().slice(0, 120)}`;
+          if (!hit || shown === undefined) return quotedPath(c.path);
+          const line = `${quotedPath(c.path)}:${hit.line}: ${shown.trim().slice(0, 120)}`;
           egress.push({ path: c.path, lines: [hit.line], bytes: Buffer.byteLength(line) });
           return line;
         }),
@@ -92,7 +93,7 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
       // as the planner's globs: a glob of 70,000 characters was past what the path matcher compiles, and the run failed
       if (!isSafeGlob(arg)) return { observation: `${arg.slice(0, 60)}: not a glob this tool takes (root-relative, at most 120 characters and 4 * wildcards)`, candidates: [] };
       const { candidates } = await search({ patterns: [arg] }, signal);
-      return { observation: candidates.slice(0, LISTED).map((c) => c.path).join('\n'), candidates: candidates.slice(0, LISTED) };
+      return { observation: candidates.slice(0, LISTED).map((c) => quotedPath(c.path)).join('\n'), candidates: candidates.slice(0, LISTED) };
     }
     const path = arg.replace(/^\.\//, '');
     if (!files.has(path)) return { observation: `${path}: not a searchable file`, candidates: [] };

@@ -5,6 +5,7 @@ import { completeStructured, type ReplyMemo, type StructuredResult } from '../ll
 import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
 import { QUERY_SCHEMA, queryReplySchema, widenQuery, type QueryReply } from './llm-plan.js';
+import { quotedPath } from '../core/pack-text.js';
 
 /** What the refiner sees: a few lines each, so a refine call stays near 400 tokens. */
 const TASK_CHARS = 400;
@@ -70,7 +71,7 @@ function renderScores(scores: readonly Score[]): string {
   if (best.length === 0) return '(none)';
   const line = (s: Score): string => {
     const missing = s.missing.map((m) => m.replace(/^\w+:/, '')).slice(0, 4);
-    return `${s.path} ${s.relevance.toFixed(2)} ${clip(s.reason.replace(/\s+/g, ' '), REASON_CHARS)}${missing.length > 0 ? ` · missing: ${missing.join(', ')}` : ''}`;
+    return `${quotedPath(s.path)} ${s.relevance.toFixed(2)} ${clip(s.reason.replace(/\s+/g, ' '), REASON_CHARS)}${missing.length > 0 ? ` · missing: ${missing.join(', ')}` : ''}`;
   };
   return [...best.map(line), ...(low.length > 0 ? ['…', ...low.map(line)] : [])].join('\n');
 }

@@ -4,6 +4,7 @@ import type { Candidate, EgressPart, Usage } from '../core/types.js';
 import { completeStructured, zeroUsage, type ReplyMemo } from '../llm/structured.js';
 import { clipTask } from '../llm/task.js';
 import { renderPrompt, type PromptTemplate } from '../roles/prompts.js';
+import { quotedPath } from '../core/pack-text.js';
 
 export const scoutReplySchema = z.strictObject({
   actions: z.array(z.strictObject({ tool: z.enum(['grep', 'glob', 'read_signature']), arg: z.string() })),
@@ -81,7 +82,8 @@ export async function runScout({ model, template, task, goal, tools, maxSteps, s
     const actions = reply.value.actions.filter((a) => a.arg.trim()).slice(0, ACTIONS_PER_STEP);
     if (reply.value.done || actions.length === 0 || step === maxSteps) break;
     const outcomes = await Promise.all(actions.map((action) => tools(action, signal)));
-    for (const outcome of outcomes) for (const c of outcome.candidates) if (!seen.has(c.path)) seen.set(c.path, c);
+    // by the name as the observations show it (quoted when it holds a line break), which the model answers with
+    for (const outcome of outcomes) for (const c of outcome.candidates) if (!seen.has(quotedPath(c.path))) seen.set(quotedPath(c.path), c);
     for (const outcome of outcomes) shown.push(...(outcome.egress ?? []));
     const text = outcomes.map((o, i) => `${actions[i]!.tool} ${JSON.stringify(actions[i]!.arg)}:\n${o.observation || '(nothing)'}`).join('\n\n');
     observations = (observations === '(none yet)' ? text : `${observations}\n\n${text}`).slice(-OBSERVATION_CHARS);

@@ -1,6 +1,6 @@
 import type { LocateResult } from '../../core/types.js';
 import { shownText } from '../../core/pack-text.js';
-import { quotedPath } from './paths.js';
+import { quotedPath } from '../../core/pack-text.js';
 
 /** `locate --json`: the result as it is. */
 export function renderLocateJson(result: LocateResult): string {

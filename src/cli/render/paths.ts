@@ -1,4 +1,4 @@
-import { shownPath } from '../../core/pack-text.js';
+import { quotedPath, shownPath } from '../../core/pack-text.js';
 import type { RetrieveResult } from '../../core/types.js';
 
 /**
@@ -9,12 +9,4 @@ import type { RetrieveResult } from '../../core/types.js';
  */
 export function renderPaths(result: RetrieveResult, to: { terminal: boolean } = { terminal: false }): string {
   return result.files.map((file) => `${to.terminal ? shownPath(file.path) : quotedPath(file.path)}\n`).join('');
-}
-
-const C_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\x07': '\\a', '"': '\\"', '\\': '\\\\' };
-
-/** `src/line\nbreak.ts` → `"src/line\\nbreak.ts"` (git's `core.quotePath` form); a name without a line break as it is. */
-export function quotedPath(path: string): string {
-  if (!/[\n\r]/.test(path) && !path.startsWith('"')) return path;
-  return `"${path.replace(/[\x00-\x1f\x7f"\\]/g, (c) => C_ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
 }

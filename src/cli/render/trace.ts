@@ -1,6 +1,6 @@
 import type { TraceNode, TraceResult } from '../../core/types.js';
 import { shownText } from '../../core/pack-text.js';
-import { quotedPath } from './paths.js';
+import { quotedPath } from '../../core/pack-text.js';
 
 /** `trace --json`: the result as it is. */
 export function renderTraceJson(result: TraceResult): string {
