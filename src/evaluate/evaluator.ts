@@ -1,6 +1,7 @@
 import type { ChatModel } from '../core/deps.js';
 import { errorLine, UsageError } from '../core/errors.js';
 import { readEnv, type ProviderName } from '../core/options.js';
+import { redactSecrets } from '../core/redact.js';
 import type { FallbackReason } from '../core/types.js';
 import { ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL } from './defaults.js';
 
@@ -64,13 +65,15 @@ export function chooseProvider({ provider, model, timeout, maxRetries, env }: Pr
 }
 
 /**
- * An API key from the environment: a line break, space or control character inside one is no
- * key (a paste gone wrong), and the SDK's complaint about the header it cannot send quoted the
- * key in its message, which a warning printed.
+ * An API key from the environment: a line break, space, control character or a letter outside
+ * ASCII inside one is no key (a paste gone wrong), and the SDK's complaint about the header it
+ * cannot send quoted the key in its message, which a warning printed.
  */
 function checkedKey(env: Record<string, string | undefined>, name: string): string | undefined {
   const key = readEnv(env, name);
   if (key !== undefined && /[\s\u0000-\u001f\u007f]/.test(key)) throw new UsageError('bad_option', `${name} holds a line break, space or control character: that is not an API key (check how it was set)`);
+  // a header carries Latin-1 only: the SDK failed the run's first call with "Cannot convert argument to a ByteString"
+  if (key !== undefined && /[^\u0021-\u007e]/.test(key)) throw new UsageError('bad_option', `${name} holds a character outside printable ASCII: that is not an API key (check how it was set)`);
   return key;
 }
 
@@ -91,22 +94,25 @@ function checkedBaseUrl(env: Record<string, string | undefined>, name: string, k
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError('bad_option', `${name} must start with http:// or https:// (write it as http://host:port/v1)`);
   if (parsed.username || parsed.password) throw new UsageError('bad_option', `${name} holds a user or password, which no request can carry: give the URL without them, and the key in ${keyName}`);
+  // the URL parser would send `…/v1 extra` as `…/v1%20extra`: a paste gone wrong, not a path
+  if (/\s/.test(url.trim())) throw new UsageError('bad_option', `${name} holds a space or line break: give the URL alone (write it as http://host:port/v1)`);
   return url;
 }
 
-/** A base URL as a note shows it: no user or password (`http://user:pass@host`), no query or fragment (`?api-key=…`). */
+/** A base URL as a note shows it: no user or password (`http://user:pass@host`), no query or fragment (`?api-key=…`), no key-shaped path segment. */
 export function shownUrl(url: string): string {
   try {
     const parsed = new URL(url);
     const auth = parsed.username || parsed.password ? '***@' : '';
-    return `${parsed.protocol}//${auth}${parsed.host}${parsed.pathname}${parsed.search || parsed.hash ? '?…' : ''}`;
+    // a gateway may take its key in the path (`/v1/key/sk-…`): masked as any secret shape is
+    return `${parsed.protocol}//${auth}${parsed.host}${redactSecrets(parsed.pathname, { prose: true })}${parsed.search || parsed.hash ? '?…' : ''}`;
   } catch {
     // not a URL the SDK could use either: shown up to where credentials or a query could start
     return url.replace(/[@?#].*$/s, '…');
   }
 }
 
-/** What a base URL may carry that is secret: its password and its query's values (`?api-key=…`). */
+/** What a base URL may carry that is secret: its password, its query's values (`?api-key=…`), a key-shaped path segment. */
 function urlSecrets(url: string | undefined): string[] {
   if (!url) return [];
   try {
@@ -117,7 +123,9 @@ function urlSecrets(url: string | undefined): string[] {
     } catch {
       // a malformed escape: kept as written
     }
-    return [parsed.password, password, ...parsed.searchParams.values()];
+    // a key in the path (`/v1/key/sk-…`), which a 404 quoting the request's path would echo
+    const keyed = parsed.pathname.split('/').filter((segment) => segment !== '' && redactSecrets(segment, { prose: true }) !== segment);
+    return [parsed.password, password, ...parsed.searchParams.values(), ...keyed];
   } catch {
     return [];
   }

@@ -209,6 +209,10 @@ describe('retrieve with a model', () => {
     expect(withUser).toMatchObject({ code: 'bad_option', message: 'OPENAI_BASE_URL holds a user or password, which no request can carry: give the URL without them, and the key in OPENAI_API_KEY' });
     const shown = JSON.stringify([infos, warnings, echoed, rejected, (withUser as Error).message]);
     expect(infos.some((m) => m.includes('?…'))).toBe(true);
+    // a gateway's key in the URL's path
+    const pathKey = 'sk-proj-PathSecretKeyValue0123456789abcd';
+    await retrieve(TASK, { ...openai(), logger: { ...logger, info: (m) => void infos.push(m) }, env: { OPENAI_BASE_URL: `${stub.openaiURL}/key/${pathKey}`, OPENAI_API_KEY: 'x' } });
+    expect(JSON.stringify([infos, warnings])).not.toContain(pathKey);
     expect(warnings.some((w) => w.includes('Incorrect API key provided: ***'))).toBe(true);
     for (const secret of ['hunter2secretpw', 'hunter2query', key]) expect(shown).not.toContain(secret);
   });
@@ -217,6 +221,7 @@ describe('retrieve with a model', () => {
     for (const [url, message] of [
       ['localhost:8080/v1', 'OPENAI_BASE_URL must start with http:// or https:// (write it as http://host:port/v1)'],
       ['not a url at all', 'OPENAI_BASE_URL is not a URL (write it as http://host:port/v1)'],
+      ['http://127.0.0.1:9/v1 extra', 'OPENAI_BASE_URL holds a space or line break: give the URL alone (write it as http://host:port/v1)'],
     ]) {
       const error = await retrieve(TASK, { ...openai(), provider: 'openai', env: { OPENAI_BASE_URL: url! } }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: 'bad_option', message });
@@ -229,6 +234,11 @@ describe('retrieve with a model', () => {
       const options: RetrieveOptions = { ...openai(), provider: 'openai', env: { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: key } };
       const error = await retrieve(TASK, options).catch((e: unknown) => e as Error & { code?: string });
       expect(error).toMatchObject({ code: 'bad_option', message: 'OPENAI_API_KEY holds a line break, space or control character: that is not an API key (check how it was set)' });
+    }
+    // a header carries Latin-1 only: the SDK failed the first call with "Cannot convert argument to a ByteString"
+    for (const key of ['sk-ключ12345', 'sk-proj-🙂abc']) {
+      const error = await retrieve(TASK, { ...openai(), provider: 'openai', env: { OPENAI_BASE_URL: stub.openaiURL, OPENAI_API_KEY: key } }).catch((e: unknown) => e as Error);
+      expect(error).toMatchObject({ code: 'bad_option', message: 'OPENAI_API_KEY holds a character outside printable ASCII: that is not an API key (check how it was set)' });
     }
     expect(stub.requests).toEqual([]);
     // an offline run reads no key
