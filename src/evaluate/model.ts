@@ -37,6 +37,11 @@ export interface ModelEvaluatorOptions {
 export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator {
   const { model, prompt, logger = silentLogger } = options;
   const limit = pLimit(options.concurrency);
+  // A fault is said once a run, not once a cycle; and a cycle in which no batch got a usable
+  // reply (a model that cannot answer in the schema) ends the asking: later cycles are scored
+  // offline without calls, where they cost as many calls again for the same stand-ins.
+  const said = new Set<string>();
+  let spent = false;
   return {
     id: model.provider,
     model: model.model,
@@ -45,6 +50,7 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
     async evaluate(input: EvalInput, signal?: AbortSignal): Promise<EvalOutput> {
       const prior = input.prior ?? new Map(scoreOffline(input).map((s) => [s.path, s]));
       const usage = zeroUsage();
+      if (spent) return { scores: input.candidates.map((c) => standIn(c, prior)), usage, standIns: input.candidates.map((c) => c.path) };
       const standIns: string[] = [];
       // batches that failed the same way are said once, after the cycle's calls: six lines alike was noise
       const failed = new Map<string, number>();
@@ -73,7 +79,13 @@ export function createModelEvaluator(options: ModelEvaluatorOptions): Evaluator 
           if (!stop.signal.aborted) stop.abort();
           throw error;
         })));
-        for (const [problem, files] of failed) logger.warn(`${model.provider}: unusable reply twice (${problem}); ${files} files scored offline`);
+        const unanswered = failed.size > 0 && [...failed.values()].reduce((sum, files) => sum + files, 0) === input.candidates.length;
+        for (const [problem, files] of failed) {
+          if (said.has(problem) && !unanswered) continue;
+          said.add(problem);
+          logger.warn(`${model.provider}: unusable reply twice (${problem}); ${files} files scored offline${unanswered ? ', and every later cycle without asking' : ''}`);
+        }
+        spent ||= unanswered;
         return { scores: scored.flat(), usage, standIns };
       } finally {
         signal?.removeEventListener('abort', onAbort);

@@ -167,13 +167,32 @@ describe('retrieve with a model', () => {
   it('says once a cycle that batches failed the same way (six lines alike, one a batch)', async () => {
     const stub2 = await startStubLlm((request) => (request.schemaName === 'report_scores' ? { json: { scores: 'no' } } : autoReply()(request)));
     await retrieve(TASK, { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL }, maxCycles: 1, modelCandidates: 6, batchSize: 2 }).finally(() => stub2.close());
-    expect(warnings.filter((w) => w.includes('scored offline'))).toEqual([expect.stringMatching(/^openai: unusable reply twice \(.*\); \d+ files scored offline$/)]);
+    expect(warnings.filter((w) => w.includes('scored offline'))).toEqual([expect.stringMatching(/^openai: unusable reply twice \(.*\); \d+ files scored offline, and every later cycle without asking$/)]);
     // the same fault at another position in each batch's reply is still one fault
     warnings = [];
     let n = 0;
     const stub3 = await startStubLlm((request) => (request.schemaName === 'report_scores' ? { text: `{"scores": [${' '.repeat(++n)}{"path": }` } : autoReply()(request)));
     await retrieve(TASK, { ...openai(), env: { OPENAI_BASE_URL: stub3.openaiURL }, maxCycles: 1, modelCandidates: 6, batchSize: 2 }).finally(() => stub3.close());
-    expect(warnings.filter((w) => w.includes('scored offline'))).toEqual([expect.stringMatching(/^openai: unusable reply twice \(the reply is not valid JSON \(Unexpected token '}' is not valid JSON\)\); \d+ files scored offline$/)]);
+    expect(warnings.filter((w) => w.includes('scored offline'))).toEqual([expect.stringMatching(/^openai: unusable reply twice \(the reply is not valid JSON \(Unexpected token '}' is not valid JSON\)\); \d+ files scored offline, and every later cycle without asking$/)]);
+  });
+
+  it('stops asking for scores after a cycle in which no batch got a usable reply, and says it once (each cycle asked again, and said it again)', async () => {
+    let evaluations = 0;
+    // a refiner that names new terms each cycle keeps the loop going
+    let terms = 0;
+    const stub2 = await startStubLlm((request) =>
+      request.schemaName === 'report_scores' ? (evaluations++, { json: { scores: 'no' } }) : request.schemaName === 'report_query' ? { json: { keywords: [`deliver${terms++}`, 'smtp'], patterns: [], excludes: [], focusAreas: [] } } : autoReply()(request),
+    );
+    const task = 'signup rejects valid addresses: verifyEmail fails';
+    const whys: string[] = [];
+    const result = await retrieve(task, { ...openai(), env: { OPENAI_BASE_URL: stub2.openaiURL }, maxCycles: 3, modelCandidates: 4, batchSize: 2, threshold: 0.99, onProgress: (e) => void (e.type === 'refine' && whys.push(e.why)) }).finally(() => stub2.close());
+    // the first cycle's two batches, each asked twice (the repair turn); no later cycle asks
+    expect(evaluations).toBe(4);
+    expect(whys.slice(0, 2)).toEqual(['the refiner suggested new search terms', 'the refiner suggested new search terms']);
+    expect(result.cycles).toHaveLength(3);
+    // ranked offline all along (nothing reaches 0.99)
+    expect(result.candidates[0]?.path).toBe('src/auth/verify.ts');
+    expect(warnings.filter((w) => w.includes('unusable reply'))).toHaveLength(1);
   });
 
   it.each([
