@@ -15,6 +15,10 @@ import { createRetriever } from '../orchestrator/retriever.js';
 import { labelRoots } from '../orchestrator/roots.js';
 import { MCP_USAGE, parseMcpArgs } from './args.js';
 import { createMcpServer } from './server.js';
+import { limitLines } from './line-limit.js';
+
+/** The longest request line read (the SDK's own bound): a longer one is refused alone. */
+const MAX_REQUEST_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 /**
  * `ctxloop mcp`: serves the tools on stdio until stdin closes (or a signal), then writes the
@@ -37,13 +41,19 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     const retriever = createRetriever(settings);
     const confineTo = args.confine ? await Promise.all(served.map((path) => realpath(path))) : undefined;
     const server = createMcpServer({ retriever, cwd: io.cwd, version: await readVersion(), logger: reporter.logger, settings, ...(confineTo ? { confineTo } : {}) });
-    const transport = new StdioServerTransport(stdin, stdout);
-    // The transport may close on its own, stdin still open: on a request line over its limit
-    // (10 MB) it gives up the connection. Waiting for stdin then would leave the process to
-    // exit 13 with nothing said; the reason is said instead.
+    // A request line over the limit is refused alone, and the server serves on: the SDK's
+    // transport gave up the whole connection on one, and the calls running with it.
+    const input = limitLines(stdin, MAX_REQUEST_BYTES, (id) => {
+      reporter.logger.warn(`mcp: a request line over ${MAX_REQUEST_BYTES / 1024 / 1024} MB is not read${id === null ? '' : ` (request ${JSON.stringify(id)})`}`);
+      transport.send({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: a request line over ${MAX_REQUEST_BYTES / 1024 / 1024} MB is not read` } } as unknown as JSONRPCMessage).catch(() => undefined);
+    });
+    // lines reach it whole and within the limit; room for a few of them at once
+    const transport = new StdioServerTransport(input, stdout, { maxBufferSize: 4 * MAX_REQUEST_BYTES });
+    // The transport may still close on its own, stdin open (a failure of its own): waiting for
+    // stdin then would leave the process to exit 13 with nothing said; the reason is said instead.
     let broken: Error | undefined;
     let gone = false;
-    const invalid = watchInvalidRequests(stdin);
+    const invalid = watchInvalidRequests(input);
     // The transport reads only lines ended by a newline: a last request without one (`printf '%s'`,
     // `echo -n`) sat in its buffer unanswered, and the server exited 0. It is read as the transport reads a line.
     const readLast = (): void => {
@@ -59,11 +69,11 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
       transport.onmessage?.(message);
     };
     const closed = new Promise<void>((done) => {
-      stdin.once('end', () => {
+      input.once('end', () => {
         readLast();
         done();
       });
-      stdin.once('close', done);
+      input.once('close', done);
       io.signal?.addEventListener('abort', () => done(), { once: true });
       transport.onerror = (error) => {
         // A line that is not JSON, or not JSON-RPC: the transport drops it and reads on. The
@@ -93,7 +103,7 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     // its end, `printf … | ctxloop mcp`): they are answered before the server closes, or the
     // client would get no reply and the exit code would say all went well. SIGINT does not wait.
     if (broken && gone) {
-      // The transport gave up the connection (a line over its limit): the SDK stops the calls
+      // The transport gave up the connection (a failure of its own): the SDK stops the calls
       // still running and answers none of them, and waiting for them left the process to exit 13
       // in silence. Each is answered here with the reason, then the failure is reported.
       for (const id of calls.open()) writeError(stdout, id, `the MCP connection closed before this call was answered: ${broken.message}`);
@@ -103,6 +113,9 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
     }
     await server.close();
     invalid.stop();
+    // stdin, still piped into the line filter, would hold the process open
+    stdin.unpipe(input);
+    if (stdin.listenerCount('data') === 0) stdin.pause();
     await retriever.close();
     if (broken && stdin.readable && !stdin.readableEnded) throw new CtxloopError('internal', `the MCP connection closed: ${broken.message}`);
     // Stopped by a signal (a host closing the server, Ctrl-C): said in the exit status, as every
@@ -115,9 +128,8 @@ export async function mcpCommand(argv: string[], io: Io): Promise<number> {
 
 /**
  * The ids of the lines the transport will refuse as not JSON-RPC, in order (null where none can
- * be read): the same stdin read beside the transport, line by line, its listener first, so each
- * id is queued before the transport reports that line. Lines past the transport's limit are not
- * kept (the transport closes on them).
+ * be read): the same lines read beside the transport, its listener first, so each id is queued
+ * before the transport reports that line. Lines past the limit never reach either (`limitLines`).
  */
 function watchInvalidRequests(stdin: Readable): { next: () => string | number | null; flush: () => string | undefined; stop: () => void } {
   const ids: Array<string | number | null> = [];

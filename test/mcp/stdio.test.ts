@@ -256,35 +256,38 @@ describe.runIf(existsSync(BIN))('ctxloop mcp when the last request has no newlin
   });
 });
 
-describe.runIf(existsSync(BIN))('ctxloop mcp on a request over the transport\'s limit', () => {
-  it('says why the connection closed, in one line, and exits 1 (it exited 13 with nothing said)', async () => {
-    await withServer(['--quiet'], async (server) => {
+describe.runIf(existsSync(BIN))('ctxloop mcp on a request line over 10 MB', () => {
+  it('refuses that request alone, under its id, and serves on (the connection closed, exit 1 or 13)', async () => {
+    await withServer([], async (server) => {
+      const replies = (): Array<{ id?: number | null; result?: { content: Array<{ text: string }> }; error?: { code: number; message: string } }> => server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
       server.initialize();
-      // one line of 11 MB, stdin left open
+      await server.until(() => replies().length >= 1);
+      server.send({ method: 'notifications/initialized' });
+      // one line of 11 MB
       server.send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'x '.repeat(5_500_000) } } });
-      const code = await server.exited;
-      server.child.stdin.destroy();
-      const { stderr } = server.out;
-      expect(code).toBe(1);
-      expect(stderr).toBe('ctxloop: the MCP connection closed: ReadBuffer exceeded maximum size of 10485760 bytes\n');
+      server.send({ id: 3, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail', format: 'paths' } } });
+      await server.until(() => replies().some((m) => m.id === 3));
+      expect(replies().find((m) => m.id === 2)?.error).toMatchObject({ code: -32600, message: 'Invalid Request: a request line over 10 MB is not read' });
+      expect(replies().find((m) => m.id === 3)?.result?.content[0]?.text).toContain('src/auth/verify.ts');
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
+      expect(server.out.stderr).toContain('mcp: a request line over 10 MB is not read (request 2)\n');
+      expect(server.out.stderr).not.toContain('connection closed');
     });
   });
 
-  it('answers a call still running with an error, then says why and exits 1 (it exited 13 in silence, the call unanswered)', async () => {
+  it('answers a call already running as usual (it was cut off with the connection), and the line without an id under null', async () => {
     await withServer(['--quiet'], async (server) => {
-      const replies = (): Array<{ id?: number; error?: { code: number; message: string } }> => server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+      const replies = (): Array<{ id?: number | null; result?: { content: Array<{ text: string }> }; error?: { code: number; message: string } }> => server.out.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
       server.initialize();
       await server.until(() => replies().length >= 1);
       server.send({ method: 'notifications/initialized' });
       server.send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail', format: 'paths' } } });
       server.send(`"${'x'.repeat(11_000_000)}"`);
-      const code = await server.exited;
-      server.child.stdin.destroy();
-      expect(code).toBe(1);
-      expect(server.out.stderr).toContain('ctxloop: the MCP connection closed: ReadBuffer exceeded maximum size of 10485760 bytes\n');
-      const answer = replies().find((m) => m.id === 2);
-      expect(answer?.error).toMatchObject({ code: -32603 });
-      expect(answer?.error?.message).toContain('the MCP connection closed before this call was answered');
+      server.child.stdin.end();
+      expect(await server.exited).toBe(0);
+      expect(replies().find((m) => m.id === 2)?.result?.content[0]?.text).toContain('src/auth/verify.ts');
+      expect(replies().find((m) => m.id === null)?.error).toMatchObject({ code: -32600 });
     });
   });
 });
