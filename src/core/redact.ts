@@ -124,11 +124,11 @@ const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*(?:\|\|
 /**
  * A password given after its keyword and a space, as configuration files and command lines write
  * it: `requirepass …` and `masterauth …` (Redis), `password …` (netrc), a key ending so
- * (`smtp_pass …`, `DBPassword …`, `VERIFY_SMTP_PASSWORD …`), `curl -u user:…`, `mysql -p…`,
+ * (`smtp_pass …`, `DBPassword …`, `VERIFY_SMTP_PASSWORD …`), prose (`the password is …`), `curl -u user:…`, `mysql -p…`,
  * `docker login -p …`, `sshpass -p …`. Masked only when the value looks random (see
  * `isRandomValue`): `password string` in a Go struct is a field's type.
  */
-const SPACED_SECRET = /(?<![\w-])((?:[\w-]*?(?:password|passwd|passphrase)|(?:[A-Za-z0-9]+[_-])+pass|requirepass|masterauth)[ \t]+)([^\s'"`]{8,})/gi;
+const SPACED_SECRET = /(?<![\w-])((?:[\w-]*?(?:password|passwd|passphrase)|(?:[A-Za-z0-9]+[_-])+pass|requirepass|masterauth)[ \t]+(?:(?:is|was)[ \t]+)?)([^\s'"`]{8,})/gi;
 const USER_PASSWORD_FLAG = /((?:^|[ \t])(?:-u|--user)[ \t]+[^\s:'"`]{1,100}:)([^\s'"`@]{1,200})/gm;
 const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s'"`-][^\s'"`]{5,})/g;
 /** `-p` as a password (not a port, as for ssh) on the commands that take it so: registry logins and `sshpass`. */

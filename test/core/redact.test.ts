@@ -289,6 +289,8 @@ describe('redactSecrets on a task (prose)', () => {
     const task = 'login fails with password=hunter2hunter2 and api_key=d41d8cd98f00b204e9800998ecf8427e';
     expect(redactSecrets(task, { prose: true })).toBe(`login fails with password=${REDACTED} and api_key=${REDACTED}`);
     expect(redactSecrets('login fails: mysql --password=Zq8vN3kL9pX2mR7t -h db', { prose: true })).toBe(`login fails: mysql --password=${REDACTED} -h db`);
+    expect(redactSecrets('The admin password is Xk9mQ2vL8rT4wZ6p since Monday', { prose: true })).toBe(`The admin password is ${REDACTED} since Monday`);
+    expect(redactSecrets('the password is required and must be 8 characters', { prose: true })).toBe('the password is required and must be 8 characters');
     // in code, `password = user_password` names a variable
     expect(redactSecrets('password = user_password')).toBe('password = user_password');
   });
