@@ -80,8 +80,10 @@ const BASE64_LINE = /^([ \t]*["'`]?)([A-Za-z0-9+/]{60,65536}={0,2})(["'`]?[,;]?[
 /** `scheme://user:password@host` (also `redis://:password@host`): the password goes, the rest stays readable. */
 const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@'"`]{0,256}:)([^\s@/'"`]{1,256})(@)/gi;
 
-/** `Authorization: Bearer …`, `Basic …`, GitHub's `token …` (any case): a token-shaped value with a digit in it. */
-const AUTH_HEADER = /\b((?:Bearer|Basic|Token)[ \t]+)((?=[A-Za-z0-9._~+/-]{0,200}[0-9])[A-Za-z0-9._~+/-]{16,}=*)/gi;
+/** `Authorization: Bearer …`, `Basic …`: a token-shaped value with a digit in it. */
+const AUTH_HEADER = /\b((?:Bearer|Basic|Token)[ \t]+)((?=[A-Za-z0-9._~+/-]{0,200}[0-9])[A-Za-z0-9._~+/-]{16,}=*)/g;
+/** The same after an `Authorization` key, in any case (GitHub's `Authorization: token …`); elsewhere `token …` is prose (`Unexpected token …`). */
+const AUTHORIZATION_VALUE = /(\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:bearer|basic|token)[ \t]+)((?=[A-Za-z0-9._~+/-]{0,200}[0-9])[A-Za-z0-9._~+/-]{16,}=*)/gi;
 
 /** `?password=…`, `&access_token=…`, `&sig=…` in URLs and JDBC strings. */
 const QUERY_SECRET = /([?&](?:password|passwd|pwd|pass|secret|client_secret|token|access_token|refresh_token|id_token|api_key|apikey|sig|signature)=)(?![${%<])([^&\s'"`#]+)/gi;
@@ -128,16 +130,24 @@ const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*(?:\|\|
  * `docker login -p …`, `sshpass -p …`. Masked only when the value looks random (see
  * `isRandomValue`): `password string` in a Go struct is a field's type.
  */
-const SPACED_SECRET = /(?<![\w-])((?:[\w-]*?(?:password|passwd|passphrase)|(?:[A-Za-z0-9]+[_-])+pass|requirepass|masterauth)[ \t]+(?:(?:is|was)[ \t]+)?)([^\s'"`]{8,})/gi;
+const SPACED_SECRET = /\b((?:requirepass|masterauth|password|passwd|passphrase)[ \t]+(?:(?:is|was)[ \t]+)?)([^\s'"`]{8,})/gi;
+/** A key ending in such a word, opening a configuration line (`smtp_pass …`, `DBPassword …`): mid-line, `two_pass renderer2d` is prose. */
+const KEYED_SPACED_SECRET = /^([ \t]*[\w-]{0,80}?(?:password|passwd|passphrase|[_-]pass)[ \t]+)([^\s'"`]{8,})[ \t]*\r?$/gim;
 const USER_PASSWORD_FLAG = /((?:^|[ \t])(?:-u|--user)[ \t]+[^\s:'"`]{1,100}:)([^\s'"`@]{1,200})/gm;
 const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s'"`-][^\s'"`]{5,})/g;
-/** `-p` as a password (not a port, as for ssh) on the commands that take it so: registry logins and `sshpass`. */
-const LOGIN_PASSWORD_FLAG = /(\b(?:sshpass|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login)\b[^\n]{0,400}?[ \t]-p[ \t]*)([^\s'"`-][^\s'"`]{3,})/g;
+/**
+ * `-p` as a password (not a port, as for ssh) on the commands that take it so: registry logins
+ * and `sshpass`, among their own words (not past `&&`, `;` or `|`, and for sshpass before the
+ * command it runs: `sshpass -f file ssh -p 2222` is ssh's port).
+ */
+const LOGIN_PASSWORD_FLAG = /(\b(?:sshpass|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login(?:[ \t]+(?!-p)[^\s;&|]{1,200}){0,8})[ \t]+-p[ \t]*)([^\s'"`;&|-][^\s'"`;&|]{3,})/g;
 /**
  * A value masked by its first word in a configuration file whose values run to the end of the
  * line (`password: correct horse battery staple` in YAML, `.properties`, INI): the rest of it.
  */
-const LINE_VALUE_REST = /^([ \t]*["']?[A-Za-z_][\w.-]{0,80}["']?[ \t]*[:=][ \t]*\[REDACTED\])[ \t]+[^\s#;][^\n#;]*?([ \t]*(?:[#;][^\n]*)?\r?)$/gm;
+const LINE_VALUE_HEAD = /^[ \t]*["']?[A-Za-z_][\w.-]{0,80}["']?[ \t]*([:=])[ \t]*\[REDACTED\]/;
+/** Files whose `key = value` lines run to the end of the line; elsewhere `KEY=… npm start` is a shell line. */
+const LINE_VALUE_FILES = /\.(?:properties|ini|cfg|conf|toml)$/i;
 /**
  * A secret-named YAML key whose value is on the next line (`password:` then the value indented,
  * or a `|` / `>` block), or a quoted key so (`"password":` in JSON or a Python dict): the
@@ -193,9 +203,11 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(BASE64_LINE, (line, head: string, body: string, tail: string) => (isRandomLooking(body) ? `${head}${REDACTED}${tail}` : line));
   out = out.replace(URL_CREDENTIALS, (match, head: string, password: string, at: string) => (isReference(password) ? match : `${head}${REDACTED}${at}`));
   out = out.replace(AUTH_HEADER, (_, head: string) => `${head}${REDACTED}`);
+  out = out.replace(AUTHORIZATION_VALUE, (_, head: string) => `${head}${REDACTED}`);
   out = out.replace(QUERY_SECRET, (_, head: string) => `${head}${REDACTED}`);
   out = out.replace(CONNECTION_PASSWORD, (_, head: string) => `${head}${REDACTED}`);
   out = out.replace(SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${REDACTED}` : match));
+  out = out.replace(KEYED_SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${REDACTED}` : match));
   out = out.replace(USER_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
   out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
   out = out.replace(LOGIN_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
@@ -229,8 +241,31 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     const envStyle = /^[A-Z][A-Z0-9_]*$/.test(key) && operator === '=';
     return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle);
   });
-  if (options.path !== undefined && languageOf(options.path) === 'text' && out.includes(REDACTED)) out = out.replace(LINE_VALUE_REST, '$1$2');
+  if (options.path !== undefined && languageOf(options.path) === 'text' && out.includes(REDACTED)) out = maskLineValueRest(out, LINE_VALUE_FILES.test(options.path));
   return out;
+}
+
+/**
+ * A value masked by its first word whose line goes on (`password: correct horse battery staple`):
+ * the rest of it masked too, up to a comment. A `key: value` line anywhere in a text file; a
+ * `key = value` one in configuration formats only. Cut in code, in linear time: a regex for it
+ * backtracked over long runs of spaces.
+ */
+function maskLineValueRest(text: string, equalsToo: boolean): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.includes(REDACTED)) continue;
+    const head = LINE_VALUE_HEAD.exec(line);
+    if (!head || (head[1] === '=' && !equalsToo)) continue;
+    const rest = line.slice(head[0].length);
+    if (!/^[ \t]+[^\s#;]/.test(rest)) continue;
+    const comment = rest.search(/[#;]/);
+    const value = comment < 0 ? rest : rest.slice(0, comment);
+    const kept = value.length - value.trimEnd().length;
+    lines[i] = head[0] + value.slice(value.length - kept) + (comment < 0 ? '' : rest.slice(comment));
+  }
+  return lines.join('\n');
 }
 
 /** `YAML_KEY_LINE` with a secret-named key: the first line of its value, indented below it, masked. */
@@ -322,8 +357,9 @@ function isRandomValue(value: string): boolean {
 
 /** A bare value in code that is not an identifier: it has a digit or a symbol a name cannot have, or is a name too random for one. */
 function looksLikeData(value: string): boolean {
-  // a name-shaped run of mixed case and digits, long, is generated (`Xk9mQ2vL8rT4wZ6p`), not a variable
-  if (/^[A-Za-z_$][\w$]*[!?]?$/.test(value)) return value.length >= 12 && (value.match(/[0-9]/g)?.length ?? 0) >= 2 && (value.match(/[A-Z]/g)?.length ?? 0) >= 2 && (value.match(/[a-z]/g)?.length ?? 0) >= 2;
+  // a name-shaped run of mixed case and digits scattered through it, long, is generated
+  // (`Xk9mQ2vL8rT4wZ6p`), not a variable (`createO200KSpecialTokenMap` has one run of digits)
+  if (/^[A-Za-z_$][\w$]*[!?]?$/.test(value)) return value.length >= 12 && (value.match(/[0-9]+/g)?.length ?? 0) >= 3 && (value.match(/[A-Z]/g)?.length ?? 0) >= 2 && (value.match(/[a-z]/g)?.length ?? 0) >= 2;
   // Brackets, parentheses, member access: an expression (`apps[0]`, `tokens.get(i)`).
   if (!/^[A-Za-z0-9+/=_.~!@#%^&*-]+$/.test(value)) return false;
   // A number in code is a setting (`maxTokens: 4096`, `TOKEN_TTL = 3600`), not a credential.

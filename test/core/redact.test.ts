@@ -144,6 +144,13 @@ describe('redactSecrets', () => {
     }
   });
 
+  it('masks the rest of a line value in linear time (a regex for it backtracked over long runs of spaces: minutes a line)', () => {
+    const line = `password: Xk9mQ2vL8rT4wZ6p a${' '.repeat(200_000)}b\n`;
+    const started = performance.now();
+    expect(redactSecrets(line, { path: 'config/mail.txt' })).toBe(`password: ${REDACTED}\n`);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   it('masks a bare value longer than the assignment rule reads at once, whole', () => {
     const value = 'Q9f'.repeat(400);
     expect(redactSecrets(`API_KEY=${value}\nNEXT=1\n`, { path: '.env' })).toBe('API_KEY=[REDACTED]\nNEXT=1\n');
@@ -177,6 +184,8 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     // a value running to the end of its line, in a configuration file: all of it
     ['password: correct horse battery staple\nuser: bob', `password: ${REDACTED}\nuser: bob`, 'config.yml'],
     ['db.password=correct horse 3 staples  # rotated\n', `db.password=${REDACTED}  # rotated\n`, 'app.properties'],
+    // a shell line in a README keeps its command
+    ['Run `DB_PASSWORD=Qz7Lp2Vx9 npm start`, then open the app.', `Run \`DB_PASSWORD=${REDACTED} npm start\`, then open the app.`, 'README.md'],
     ['requirepass Zq8wXc7vBn6mLk5jRD', `requirepass ${REDACTED}`, 'redis.conf'],
     ['machine github.com login bob password Zq8wXc7vBn6mLk5jNN', `machine github.com login bob password ${REDACTED}`, 'netrc'],
     ['db:\n  password:\n    Zq8wXc7vBn6mLk5jY1\n  secret: |\n    Zq8wXc7vBn6mLk5jY3\n  host: db', `db:\n  password:\n    ${REDACTED}\n  secret: |\n    ${REDACTED}\n  host: db`, 'app.yml'],
@@ -204,6 +213,10 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['mkdir -p build/out && ssh -p 2222 host', 'ci.sh'],
     ['./tool --password-file=/run/secrets/db --token-ttl=3600 --log-level=debug', 'run.sh'],
     ['ssh -p 2222 deploy@host && docker run -p 8080:80 app', 'run.sh'],
+    ['sshpass -f pwfile ssh -p 2222 user@host', 'run.sh'],
+    ['docker login && docker run -p 8080:80 nginx', 'run.sh'],
+    ['exports.createO200KSpecialTokenMap = createO200KSpecialTokenMap;', 'o200k_base.js'],
+    ['// the single-pass x86_64-linux-gnu build, two_pass renderer2d, resetPassword 2fa-required', 'notes.ts'],
     ['bypass compass_heading', 'nav.conf'],
     ['conn = connect(user=user, password=user_password2)', 'db.py'],
     ['title: the password field is required', 'strings.yml'],
@@ -291,6 +304,8 @@ describe('redactSecrets on a task (prose)', () => {
     expect(redactSecrets('login fails: mysql --password=Zq8vN3kL9pX2mR7t -h db', { prose: true })).toBe(`login fails: mysql --password=${REDACTED} -h db`);
     expect(redactSecrets('The admin password is Xk9mQ2vL8rT4wZ6p since Monday', { prose: true })).toBe(`The admin password is ${REDACTED} since Monday`);
     expect(redactSecrets('the password is required and must be 8 characters', { prose: true })).toBe('the password is required and must be 8 characters');
+    // `token` is a word of error messages: only after an `Authorization` key is its value masked in any case
+    for (const text of ['SyntaxError: Unexpected token 1234567890abcdefgh', 'parse error: invalid token 3fa85f64-5717-4562-b3fc-2c963f66afa6']) expect(redactSecrets(text, { prose: true })).toBe(text);
     // in code, `password = user_password` names a variable
     expect(redactSecrets('password = user_password')).toBe('password = user_password');
   });
