@@ -114,6 +114,9 @@ const C_ESCAPES: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r
  * trace, and a model's prompt (where a name could otherwise forge the header of another file).
  */
 export function quotedPath(path: string): string {
-  if (!/[\n\r]/.test(path) && !path.startsWith('"')) return path;
-  return `"${path.replace(/[\x00-\x1f\x7f"\\]/g, (c) => C_ESCAPES[c] ?? `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)}"`;
+  if (!LINE_BREAKING.test(path) && !path.startsWith('"')) return path;
+  return `"${path.replace(/[\x00-\x1f\x7f"\\\x85\u2028\u2029]/g, (c) => C_ESCAPES[c] ?? (c.charCodeAt(0) > 0xff ? `\\u${c.charCodeAt(0).toString(16)}` : `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`))}"`;
 }
+
+/** What a line reader may take for the end of a line: LF, CR, VT, FF, the file/group/record separators, NEL, U+2028, U+2029. */
+const LINE_BREAKING = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;

@@ -61,6 +61,9 @@ describe('renderPaths', () => {
     const named = (path: string) => ({ ...sample.files[0]!, path });
     const files = ['src/plain name.ts', 'src/line\nbreak\t\x1b.ts', 'src/tab\there.ts', '"quoted".ts'].map(named);
     expect(renderPaths({ ...sample, files })).toBe('src/plain name.ts\n"src/line\\nbreak\\t\\033.ts"\nsrc/tab\there.ts\n"\\"quoted\\".ts"\n');
+    // what other line readers end a line at (Python's splitlines, JavaScript's line terminators): quoted too
+    const breaking = ['src/a\u2028## evil.ts', 'src/b\v## vt.ts', 'src/c\u0085x.ts', 'src/d\x1cy.ts'].map(named);
+    expect(renderPaths({ ...sample, files: breaking })).toBe('"src/a\\u2028## evil.ts"\n"src/b\\v## vt.ts"\n"src/c\\205x.ts"\n"src/d\\034y.ts"\n');
   });
 });
 
