@@ -12,25 +12,32 @@ const HEAD_BYTES = 4096;
 export function limitLines(input: Readable, limit: number, onDropped: (id: string | number | null) => void): Transform {
   let held: Buffer[] = [];
   let heldBytes = 0;
-  // set while a line past the limit is skipped: its first bytes, for its id
+  // set while a line past the limit is skipped: its first and last bytes, for its id
   let head: Buffer | undefined;
+  let tail = Buffer.alloc(0);
   const hold = (part: Buffer): void => {
-    if (head) return;
+    if (head) {
+      tail = Buffer.concat([tail, part]).subarray(-HEAD_BYTES);
+      return;
+    }
     if (heldBytes + part.length <= limit) {
       held.push(part);
       heldBytes += part.length;
       return;
     }
-    head = Buffer.concat([...held, part]).subarray(0, HEAD_BYTES);
+    const line = Buffer.concat([...held, part]);
+    head = line.subarray(0, HEAD_BYTES);
+    tail = line.subarray(-HEAD_BYTES);
     held = [];
     heldBytes = 0;
   };
   const endLine = (stream: Transform, newline: boolean): void => {
-    if (head) onDropped(idOf(head.toString('utf8')));
+    if (head) onDropped(idOf(head.toString('utf8'), tail.toString('utf8')));
     else if (heldBytes > 0 || newline) stream.push(Buffer.concat(newline ? [...held, NEWLINE] : held));
     held = [];
     heldBytes = 0;
     head = undefined;
+    tail = Buffer.alloc(0);
   };
   const lines = new Transform({
     transform(chunk: Buffer | string, _encoding, done) {
@@ -54,9 +61,13 @@ export function limitLines(input: Readable, limit: number, onDropped: (id: strin
 
 const NEWLINE = Buffer.from('\n');
 
-/** The request id a JSON-RPC line's opening names (`{"jsonrpc":"2.0","id":7,…`), or null. */
-function idOf(head: string): string | number | null {
-  const found = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(head);
+/**
+ * The request id a JSON-RPC line names at its opening (`{"jsonrpc":"2.0","id":7,…`) or at its
+ * close (`…,"id":7}`, as the SDK's client writes it), or null. A number counts whole only.
+ */
+function idOf(head: string, tail: string): string | number | null {
+  const ID = '"id"\\s*:\\s*(-?\\d{1,15}(?=\\s*[,}])|"(?:[^"\\\\]|\\\\.){0,200}")';
+  const found = new RegExp(`^\\s*\\{\\s*(?:"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*)?${ID}`).exec(head) ?? new RegExp(`[,{]\\s*${ID}\\s*(?:,\\s*"jsonrpc"\\s*:\\s*"2\\.0"\\s*)?\\}\\s*\\r?$`).exec(tail);
   if (!found) return null;
   try {
     return JSON.parse(found[1]!) as string | number;

@@ -265,9 +265,12 @@ describe.runIf(existsSync(BIN))('ctxloop mcp on a request line over 10 MB', () =
       server.send({ method: 'notifications/initialized' });
       // one line of 11 MB
       server.send({ id: 2, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'x '.repeat(5_500_000) } } });
+      // the SDK's client writes the id last, after the params; a longer number than the id's digits is no id
+      server.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"retrieve_context","arguments":{"task":"${'y '.repeat(5_500_000)}"}},"id":9}`);
       server.send({ id: 3, method: 'tools/call', params: { name: 'retrieve_context', arguments: { task: 'verifyEmail', format: 'paths' } } });
       await server.until(() => replies().some((m) => m.id === 3));
       expect(replies().find((m) => m.id === 2)?.error).toMatchObject({ code: -32600, message: 'Invalid Request: a request line over 10 MB is not read' });
+      expect(replies().find((m) => m.id === 9)?.error).toMatchObject({ code: -32600 });
       expect(replies().find((m) => m.id === 3)?.result?.content[0]?.text).toContain('src/auth/verify.ts');
       server.child.stdin.end();
       expect(await server.exited).toBe(0);
