@@ -55,11 +55,11 @@ export type FileKind = 'code' | 'test' | 'example' | 'doc' | 'generated' | 'conf
 const TEST_DIR = /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|test_data|fixtures?|e2e|integration[-_]tests?|unittests?|benches|benchmarks?|bench)(?:\/|$)/i;
 /**
  * Test projects and modules named for what they test: .NET's `Newtonsoft.Json.Tests/` and
- * `….FuzzTests/`, `moshi-kotlin-tests/`, `android-test/`, gson's `test-graal/`; and Kotlin's test
- * source sets (`androidTest/`, `commonTest/`, `jvmTest/`, case as written).
+ * `….FuzzTests/`, `moshi-kotlin-tests/` (plural: `playwright-test/`, `ab-test/` and `test-runner/`
+ * are products); and Kotlin's test source sets (`commonTest/`, `jvmTest/`, case as written).
  */
-const TEST_PROJECT = /(?:^|\/)(?:[^/]*[._-](?:unit|integration|functional|fuzz|e2e)?tests?|tests?[-_][^/]*)(?:\/|$)/i;
-const TEST_SOURCE_SET = /(?:^|\/)[a-z][A-Za-z]*Test(?:\/|$)/;
+const TEST_PROJECT = /(?:^|\/)(?:[^/]*\.(?:Unit|Integration|Functional|Fuzz|E2E)?Tests?|[^/]*[-_](?:unit|integration|functional|fuzz|e2e)?tests)(?:\/|$)/;
+const TEST_SOURCE_SET = /(?:^|\/)(?:common|jvm|js|native|android|androidUnit|androidInstrumented|ios|wasm|wasmJs|desktop|linux|macos|mingw|apple)Test(?:\/|$)/;
 const TEST_FILE = /(?:^test_.*|.*_test\.[a-z]+|.*[._-](?:test|spec|tests|specs)\.[a-z]+|.*Tests?\.(?:java|kt|cs|scala|swift|php)|conftest\.py)$/;
 const EXAMPLE_DIR = /(?:^|\/)(?:examples?|samples?|demos?|playground|sandbox|tutorials?|cookbook)(?:\/|$)/i;
 const DOC_DIR = /(?:^|\/)(?:docs?|documentation|man|website|site)(?:\/|$)/i;

