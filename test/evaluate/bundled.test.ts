@@ -42,6 +42,13 @@ describe('bundledCodeOf', () => {
     }
   });
 
+  it('leaves alone the project\'s own package with its licence copied in (a manifest just above it), not code bundled deeper', () => {
+    const files = ['pyproject.toml', 'LICENSE', 'mypkg/LICENSE', 'mypkg/core.py', 'mypkg/extern/lib/LICENSE.txt', 'mypkg/extern/lib/x.py', ...Array.from({ length: 40 }, (_, i) => `tests/t${i}.py`)];
+    const bundled = bundledCodeOf(files);
+    expect(bundled('mypkg/core.py')).toBe(false);
+    expect(bundled('mypkg/extern/lib/x.py')).toBe(true);
+  });
+
   it('leaves alone the root, documentation trees, and a directory holding much of the repository', () => {
     expect(bundledCodeOf(listing())('src/core/file1.c')).toBe(false);
     expect(bundledCodeOf(listing('docs/license.rst', 'docs/conf.py'))('docs/conf.py')).toBe(false);

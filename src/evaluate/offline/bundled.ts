@@ -36,15 +36,24 @@ export function bundledCodeOf(files: readonly string[]): (path: string) => boole
   let test = known.get(files);
   if (test) return test;
   const marked = new Set<string>();
+  // licensed only (named ones are marked by name): those a manifest just above makes the project's own package
+  const licensed = new Set<string>();
   const packaged = new Set<string>();
   for (const path of files) {
     const slash = path.lastIndexOf('/');
-    if (slash < 0 || DOCS.test(path.slice(0, slash))) continue;
     const base = path.slice(slash + 1);
-    const dir = path.slice(0, slash);
-    if (LICENCE.test(base) || BUNDLED_DIR.test(dir.slice(dir.lastIndexOf('/') + 1))) marked.add(dir);
+    const dir = slash < 0 ? '' : path.slice(0, slash);
+    // the root's manifest counts (for its packages); its licence and documentation trees mark nothing
+    if (slash < 0 || DOCS.test(dir)) {
+      if (MANIFEST.test(base)) packaged.add(dir);
+      continue;
+    }
+    if (BUNDLED_DIR.test(dir.slice(dir.lastIndexOf('/') + 1))) marked.add(dir);
+    else if (LICENCE.test(base)) licensed.add(dir);
     if (MANIFEST.test(base)) packaged.add(dir);
   }
+  // `mypkg/LICENSE` beside the root's `pyproject.toml`: the project's package, its licence copied in
+  for (const dir of licensed) if (!packaged.has(parentOf(dir))) marked.add(dir);
   const unpackaged = new Set([...marked].filter((dir) => !packaged.has(dir)));
   if (unpackaged.size === 0) test = () => false;
   else {
@@ -61,6 +70,12 @@ export function bundledCodeOf(files: readonly string[]): (path: string) => boole
   }
   known.set(files, test);
   return test;
+}
+
+/** The directory above `dir` ('' for the root). */
+function parentOf(dir: string): string {
+  const slash = dir.lastIndexOf('/');
+  return slash < 0 ? '' : dir.slice(0, slash);
 }
 
 /** Calls `visit` with each directory above `path`, the shallowest first, until it returns true; whether one did. */
