@@ -50,10 +50,13 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const work = resolve(values.work);
 mkdirSync(work, { recursive: true });
 log(`bench:perf: work dir ${work}`);
-const pool = await assemblePool(resolve(values.mirrors), work);
-if (pool.length === 0) throw new Error(`no mirrors under ${values.mirrors} (<owner>+<name>/repo)`);
+const dataset = readFileSync(values.dataset, 'utf8');
+// The dataset's repositories only: other mirrors in the folder (a held-out set's) would change
+// the repositories generated, and the numbers with them.
+const pool = await assemblePool(resolve(values.mirrors), work, datasetRepos(dataset));
+if (pool.length === 0) throw new Error(`no mirrors of the dataset's repositories under ${values.mirrors} (<owner>+<name>/repo)`);
 const smallestWhole = new Set((await generateRepo(pool, work, sizes[0]!)).whole);
-const tasks = pickTasks(readFileSync(values.dataset, 'utf8'), smallestWhole, Number(values.tasks));
+const tasks = pickTasks(dataset, smallestWhole, Number(values.tasks));
 if (tasks.length === 0) throw new Error(`no task of ${values.dataset} has its repository whole in ${sizes[0]} files`);
 log(`bench:perf: ${tasks.length} tasks (${tasks.map((t) => t.id).join(', ')}), pool of ${orderPool(pool).reduce((n, r) => n + r.files.length, 0)} files`);
 
@@ -100,6 +103,11 @@ const slopes = {
   warm: fitLine(reports.map((r) => [r.files, r.warmMs])),
 };
 process.stdout.write(values.json ? `${JSON.stringify({ sizes: reports, slopes }, null, 2)}\n` : renderReport(reports, slopes));
+
+/** The mirror folder names (`owner+name`) of the dataset's repositories. */
+function datasetRepos(jsonl: string): Set<string> {
+  return new Set(jsonl.split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as Task).repo.replace('/', '+')));
+}
 
 function pickTasks(jsonl: string, whole: ReadonlySet<string>, max: number): Task[] {
   const byRepo = new Map<string, Task[]>();

@@ -23,9 +23,15 @@ export interface PoolRepo {
 const MUTATE_MAX_BYTES = 256 * 1024;
 const GENERATOR_VERSION = 1;
 
-/** Exports the HEAD of every mirror into `<work>/pool/<name>` (once) and lists its files. */
-export async function assemblePool(mirrors: string, work: string): Promise<PoolRepo[]> {
-  const names = (await readdir(mirrors, { withFileTypes: true })).filter((d) => d.isDirectory() && existsSync(join(mirrors, d.name, 'repo'))).map((d) => d.name).sort();
+/**
+ * Exports the HEAD of every mirror (of those named in `only`, when given: `owner+name`) into
+ * `<work>/pool/<name>` (once) and lists its files.
+ */
+export async function assemblePool(mirrors: string, work: string, only?: ReadonlySet<string>): Promise<PoolRepo[]> {
+  const names = (await readdir(mirrors, { withFileTypes: true }))
+    .filter((d) => d.isDirectory() && (!only || only.has(d.name)) && existsSync(join(mirrors, d.name, 'repo')))
+    .map((d) => d.name)
+    .sort();
   const pool: PoolRepo[] = [];
   for (const name of names) {
     const dir = join(work, 'pool', name);
