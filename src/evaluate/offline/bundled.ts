@@ -43,14 +43,11 @@ export function bundledCodeOf(files: readonly string[]): (path: string) => boole
     const slash = path.lastIndexOf('/');
     const base = path.slice(slash + 1);
     const dir = slash < 0 ? '' : path.slice(0, slash);
+    if (MANIFEST.test(base)) packaged.add(dir);
     // the root's manifest counts (for its packages); its licence and documentation trees mark nothing
-    if (slash < 0 || DOCS.test(dir)) {
-      if (MANIFEST.test(base)) packaged.add(dir);
-      continue;
-    }
+    if (slash < 0 || DOCS.test(dir)) continue;
     if (BUNDLED_DIR.test(dir.slice(dir.lastIndexOf('/') + 1))) marked.add(dir);
     else if (LICENCE.test(base)) licensed.add(dir);
-    if (MANIFEST.test(base)) packaged.add(dir);
   }
   // `mypkg/LICENSE` beside the root's `pyproject.toml`: the project's package, its licence copied in
   for (const dir of licensed) if (!packaged.has(parentOf(dir))) marked.add(dir);
