@@ -5,8 +5,8 @@ const HEAD_BYTES = 4096;
 
 /**
  * `input` as the MCP transport reads it, line by line, less each line over `limit` bytes: such a
- * line is dropped whole and `onDropped` is told, with the request id its first bytes name (null
- * when they name none). The SDK's transport gave up the whole connection on one such line, and
+ * line is dropped whole and `onDropped` is told, with the request id its first or last bytes name
+ * (null when they name none). The SDK's transport gave up the whole connection on one such line, and
  * the calls running with it. A last line without a newline is passed on when `input` ends.
  */
 export function limitLines(input: Readable, limit: number, onDropped: (id: string | number | null) => void): Transform {
@@ -17,7 +17,8 @@ export function limitLines(input: Readable, limit: number, onDropped: (id: strin
   let tail = Buffer.alloc(0);
   const hold = (part: Buffer): void => {
     if (head) {
-      tail = Buffer.concat([tail, part]).subarray(-HEAD_BYTES);
+      // only the bytes that can stay: a part is up to a chunk, and an 11 MB line is many of them
+      tail = Buffer.concat([tail, part.subarray(-HEAD_BYTES)]).subarray(-HEAD_BYTES);
       return;
     }
     if (heldBytes + part.length <= limit) {
@@ -61,13 +62,17 @@ export function limitLines(input: Readable, limit: number, onDropped: (id: strin
 
 const NEWLINE = Buffer.from('\n');
 
+/** A request id: a whole number, or a string. */
+const ID = String.raw`"id"\s*:\s*(-?\d{1,15}(?=\s*[,}])|"(?:[^"\\]|\\.){0,200}")`;
+const ID_AT_OPENING = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?` + ID);
+const ID_AT_CLOSE = new RegExp(String.raw`[,{]\s*` + ID + String.raw`\s*(?:,\s*"jsonrpc"\s*:\s*"2\.0"\s*)?\}\s*\r?$`);
+
 /**
  * The request id a JSON-RPC line names at its opening (`{"jsonrpc":"2.0","id":7,…`) or at its
  * close (`…,"id":7}`, as the SDK's client writes it), or null. A number counts whole only.
  */
 function idOf(head: string, tail: string): string | number | null {
-  const ID = '"id"\\s*:\\s*(-?\\d{1,15}(?=\\s*[,}])|"(?:[^"\\\\]|\\\\.){0,200}")';
-  const found = new RegExp(`^\\s*\\{\\s*(?:"jsonrpc"\\s*:\\s*"2\\.0"\\s*,\\s*)?${ID}`).exec(head) ?? new RegExp(`[,{]\\s*${ID}\\s*(?:,\\s*"jsonrpc"\\s*:\\s*"2\\.0"\\s*)?\\}\\s*\\r?$`).exec(tail);
+  const found = ID_AT_OPENING.exec(head) ?? ID_AT_CLOSE.exec(tail);
   if (!found) return null;
   try {
     return JSON.parse(found[1]!) as string | number;
