@@ -50,10 +50,10 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const work = resolve(values.work);
 mkdirSync(work, { recursive: true });
 log(`bench:perf: work dir ${work}`);
-const dataset = readFileSync(values.dataset, 'utf8');
+const dataset = readFileSync(values.dataset, 'utf8').split('\n').filter((line) => line.trim()).map((line) => JSON.parse(line) as Task);
 // The dataset's repositories only: other mirrors in the folder (a held-out set's) would change
 // the repositories generated, and the numbers with them.
-const pool = await assemblePool(resolve(values.mirrors), work, datasetRepos(dataset));
+const pool = await assemblePool(resolve(values.mirrors), work, new Set(dataset.map(mirrorName)));
 if (pool.length === 0) throw new Error(`no mirrors of the dataset's repositories under ${values.mirrors} (<owner>+<name>/repo)`);
 const smallestWhole = new Set((await generateRepo(pool, work, sizes[0]!)).whole);
 const tasks = pickTasks(dataset, smallestWhole, Number(values.tasks));
@@ -104,17 +104,15 @@ const slopes = {
 };
 process.stdout.write(values.json ? `${JSON.stringify({ sizes: reports, slopes }, null, 2)}\n` : renderReport(reports, slopes));
 
-/** The mirror folder names (`owner+name`) of the dataset's repositories. */
-function datasetRepos(jsonl: string): Set<string> {
-  return new Set(jsonl.split('\n').filter((line) => line.trim()).map((line) => (JSON.parse(line) as Task).repo.replace('/', '+')));
+/** The mirror folder name (`owner+name`) of a task's repository. */
+function mirrorName(task: Task): string {
+  return task.repo.replace('/', '+');
 }
 
-function pickTasks(jsonl: string, whole: ReadonlySet<string>, max: number): Task[] {
+function pickTasks(dataset: readonly Task[], whole: ReadonlySet<string>, max: number): Task[] {
   const byRepo = new Map<string, Task[]>();
-  for (const line of jsonl.split('\n')) {
-    if (!line.trim()) continue;
-    const task = JSON.parse(line) as Task;
-    if (!whole.has(task.repo.replace('/', '+'))) continue;
+  for (const task of dataset) {
+    if (!whole.has(mirrorName(task))) continue;
     byRepo.set(task.repo, [...(byRepo.get(task.repo) ?? []), task]);
   }
   // round-robin over the repositories, in a fixed order, so a few tasks still cover several
