@@ -5,6 +5,8 @@
 
 import { framesNearestFirst, parseStackTrace } from '../core/frames.js';
 import { messageLiteral } from '../core/literals.js';
+import { isInRanges } from './fences.js';
+import { codeHostPath, urlRanges } from './urls.js';
 
 /** Functions taken from frames at most: the innermost say where; the outermost are every run's (`main`, `invoke`). */
 const MAX_FRAME_SYMBOLS = 12;
@@ -14,6 +16,9 @@ const CODE_EXTENSIONS =
 
 /** `src/a/b.py`, `./lib/x.js`, `C:\x\y.ts`, `b.py` — a path with a known extension. */
 const FILE_PATH = new RegExp(`(?:[A-Za-z]:)?[\\p{L}\\p{M}\\p{N}_@.\\-\\\\/]*[\\p{L}\\p{M}\\p{N}_\\-]\\.(?:${CODE_EXTENSIONS})(?![\\p{L}\\p{N}_])`, 'gu');
+
+/** A path a code host's link names that is a file of a known kind. */
+const HOSTED_FILE = new RegExp(`\\.(?:${CODE_EXTENSIONS})$`, 'i');
 
 /** Go/Rust/C: path/file.go:123 or src/x.rs:12:5 */
 const LINE_REF = new RegExp(`([\\p{L}\\p{M}\\p{N}_@.\\-/]+\\.(?:${CODE_EXTENSIONS})):(\\d+)`, 'gu');
@@ -54,8 +59,17 @@ export function findMentions(text: string): Mentions {
     if (frame.file) addPath(paths, frame.file);
     if (frame.symbol && frame.symbol !== 'main' && frameSymbols.size < MAX_FRAME_SYMBOLS) frameSymbols.add(frame.symbol);
   }
-  for (const m of text.matchAll(LINE_REF)) addPath(paths, m[1]!);
-  for (const m of text.matchAll(FILE_PATH)) addPath(paths, m[0]);
+  // a code host's link to a file names it by the path after the ref, not by the host's page
+  const hosted: Array<[number, number]> = [];
+  for (const [start, end] of urlRanges(text)) {
+    const path = codeHostPath(text.slice(start, end));
+    if (path === undefined) continue;
+    hosted.push([start, end]);
+    // a directory's link (`/tree/main/docs`) names no file
+    if (HOSTED_FILE.test(path)) addPath(paths, path);
+  }
+  for (const m of text.matchAll(LINE_REF)) if (!isInRanges(hosted, m.index)) addPath(paths, m[1]!);
+  for (const m of text.matchAll(FILE_PATH)) if (!isInRanges(hosted, m.index)) addPath(paths, m[0]);
   for (const m of text.matchAll(DOTTED)) {
     const dotted = m[1]!;
     if (/^(?:e\.g|i\.e|www|http|v\d)/.test(dotted)) continue;

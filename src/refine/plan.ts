@@ -3,6 +3,7 @@ import type { Query } from '../core/types.js';
 import { blankIssueComments } from '../core/issue-comments.js';
 import { exampleFenceRanges, isInRanges } from './fences.js';
 import { findMentions } from './mentions.js';
+import { urlNoiseRanges, urlRanges } from './urls.js';
 import { roundTo } from '../core/numbers.js';
 
 const MAX_KEYWORDS = 48;
@@ -53,7 +54,9 @@ export function planQuery(task: string): Query {
   const examples = exampleFenceRanges(text);
   // Words seen only in URLs weigh like those seen only in examples: hosts and user names mostly.
   const weak = [...examples, ...urlRanges(text)];
-  const identifiers = [...text.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu)].filter((m) => !isHashLike(m[0], text[m.index - 1]));
+  // a URL's host, query and fragment, and a code host's page names (`blob`, the owner), name no code at all
+  const noise = urlNoiseRanges(text);
+  const identifiers = [...text.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu)].filter((m) => !isHashLike(m[0], text[m.index - 1]) && !isInRanges(noise, m.index));
   const outsideExamples = new Set(identifiers.filter((m) => !isInRanges(weak, m.index)).map((m) => m[0]));
   for (const match of identifiers) {
     const id = match[0];
@@ -92,11 +95,6 @@ export function planQuery(task: string): Query {
     excludes: [],
     focusAreas: [],
   };
-}
-
-/** Character ranges of URLs (paths inside them are still path mentions, see mentions.ts). */
-function urlRanges(text: string): Array<[number, number]> {
-  return [...text.matchAll(/\b(?:https?|ftp|file):\/\/[^\s)\]>"'`]+/g)].map((m) => [m.index, m.index + m[0].length]);
 }
 
 /**

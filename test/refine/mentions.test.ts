@@ -29,4 +29,10 @@ describe('planQuery on a task holding a stack trace', () => {
     expect(plan.paths.slice(0, 2)).toEqual(['jv.c', 'builtin.c']);
     expect(plan.paths.indexOf('sysdeps/unix/sysv/linux/raise.c')).toBeGreaterThan(1);
   });
+
+  it("names a code host's linked file by its path in the repository, and a directory's link by nothing", () => {
+    const plan = planQuery(['Wrong offset', 'https://gitlab.com/group/proj/-/blob/main/src/foo/bar.py#L10-20', 'docs: https://github.com/o/r/tree/master/docs/', 'https://example.com/guide/setup.md'].join('\n'));
+    expect(plan.paths).toEqual(['src/foo/bar.py', 'example.com/guide/setup.md']);
+  });
 });
+

@@ -56,11 +56,21 @@ describe('planQuery', () => {
     expect(planQuery(trace).weights['loadtable']).toBe(planQuery('Crash\n`load_table` fails').weights['loadtable']);
   });
 
-  it('drops commit hashes and ids, and weighs words seen only in URLs low', () => {
+  it("drops commit hashes and ids, and a URL's host", () => {
     const q = planQuery('Broken since commit 6d3d2750 (jq-1.7rc1-25-gf94a9d4), see a6fe347322bfd57cab2d2612d8825b4ede765ac8\n`parseArgs` fails, screenshot https://user-images.example.com/17900775/188590444-fafa374d.png');
     expect(q.symbols).toEqual(['parseArgs']);
     for (const noise of ['d3d2750', 'rc1', 'gf94a9d4', 'fafa374d', 'a6fe347322bfd57cab2d2612d8825b4ede765ac8']) expect(q.keywords).not.toContain(noise);
-    expect(q.weights['imag']).toBeLessThan(q.weights['broken']!);
+    expect(q.keywords).not.toContain('imag');
+  });
+
+  it("drops a URL's host, query and fragment, and a code host's page names, keeping its file path", () => {
+    const q = planQuery('buildURL drops params\nhttps://github.com/axios/axios/blob/638804aa2c16e1dfaa5e96e68368c0981048c4c4/lib/helpers/buildURL.js#L38\nsee https://github.com/axios/axios/issues?utf8=%E2%9C%93&q=is%3Aissue and https://stackoverflow.com/questions/tagged/axios');
+    expect(q.paths).toEqual(['lib/helpers/buildURL.js']);
+    expect(q.symbols).toEqual(['buildURL']);
+    for (const noise of ['github', 'com', 'blob', 'l38', 'issu', 'utf8', 'stackoverflow']) expect(q.keywords).not.toContain(noise);
+    // the path of another URL is still searched, with little weight
+    expect(q.weights['tag']).toBeLessThan(q.weights['drop']!);
+    expect(q.keywords).toEqual(expect.arrayContaining(['lib', 'helper', 'param']));
   });
 
   it('finds paths, Python frames and the exception message', () => {
