@@ -20,7 +20,7 @@ import { includeForRg, normalizeGlobs } from './match.js';
 import { rankCandidates } from './rank.js';
 import { resolveRgPath } from './rg-path.js';
 import { isStuckError, isTimeout, pathArgs, runRg, type RgProcess } from './rg-process.js';
-import { readEvidenceLines, type KeptScan } from './hits.js';
+import { FileReads, readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
 import { MatchLog } from './match-log.js';
 import { scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
@@ -116,7 +116,7 @@ export function createSearcher(options: SearcherOptions = {}): Searcher {
     const key = keyOf(scope);
     let index = indexes.get(key);
     if (!index) {
-      const made: ScopeIndex = { terms: new TermIndex(), lines: new LineIndex(), kept: [], unsaved: new Set() };
+      const made: ScopeIndex = { terms: new TermIndex(), lines: new LineIndex(), kept: [], files: new FileReads(), sizes: new Map(), unsaved: new Set() };
       const cache = options.cache;
       if (cache) {
         made.store = createSearchStore({
@@ -183,6 +183,9 @@ interface ScopeIndex {
   lines: LineIndex;
   /** The content scans of this searcher's lifetime (a run) that kept their matches. */
   kept: KeptScan[];
+  /** The candidates' files read this run for their evidence lines, and their sizes. */
+  files: FileReads;
+  sizes: Map<string, number>;
   store?: SearchStore;
   /** Terms searched this run that come from a secret: never kept between runs. */
   unsaved: Set<string>;
@@ -282,11 +285,11 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     await Promise.all([
       failed.error
         ? undefined
-        : readEvidenceLines(ranked.candidates, counted, run, context.index.lines, context.index.kept).catch((error: unknown) => {
+        : readEvidenceLines(ranked.candidates, counted, run, context.index.lines, context.index.kept, context.index.files).catch((error: unknown) => {
             if (!isSearchFailure(error) || context.signal?.aborted) throw error;
             context.logger.warn(`reading the evidence lines failed (${(error as Error).message}); candidates keep their counts`);
           }),
-      readSizes(ranked.candidates, request.root),
+      readSizes(ranked.candidates, request.root, context.index.sizes),
     ]);
     throwIfAborted(context.signal);
     return ranked;
@@ -295,11 +298,18 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
   }
 }
 
-async function readSizes(candidates: Candidate[], root: string): Promise<void> {
+/** Each candidate's size, stated once a run (`sizes`, kept for the later cycles). */
+async function readSizes(candidates: Candidate[], root: string, sizes: Map<string, number>): Promise<void> {
   await Promise.all(
     candidates.map(async (c) => {
+      const known = sizes.get(c.path);
+      if (known !== undefined) {
+        c.size = known;
+        return;
+      }
       try {
         c.size = (await stat(join(root, c.path))).size;
+        sizes.set(c.path, c.size);
       } catch {
         // vanished since it was listed: a size of 0, and the facts reader will skip it
       }

@@ -5,7 +5,7 @@
 import { realpath } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { GENERATED_HEADER_BYTES, isGeneratedText } from '../core/generated.js';
-import { readInsideRoot } from '../core/read-inside.js';
+import { readInsideRoot, type ReadOutcome } from '../core/read-inside.js';
 import type { Candidate, Hit } from '../core/types.js';
 import { createLineMatcher, MAX_HIT_TEXT, selectHits } from './collect.js';
 import type { LineIndex } from './line-index.js';
@@ -23,9 +23,9 @@ const CR = 0x0d;
  * more, or was swapped since the scan for a link out of the root, a FIFO or a file over
  * `maxFileSize` (a 1.9 GB one was read whole), gives no hits.
  */
-export async function readHits(realRoot: string, path: string, lines: ReadonlyMap<number, string[]>, maxFileSize: number, terms?: ScanTerms): Promise<{ hits: Hit[]; generated: boolean }> {
+export async function readHits(realRoot: string, path: string, lines: ReadonlyMap<number, string[]>, maxFileSize: number, terms?: ScanTerms, files?: FileReads): Promise<{ hits: Hit[]; generated: boolean }> {
   if (lines.size === 0) return { hits: [], generated: false };
-  const read = await readInsideRoot(realRoot, path, maxFileSize);
+  const read = await (files ? files.read(realRoot, path, maxFileSize) : readInsideRoot(realRoot, path, maxFileSize));
   // vanished or unreadable since the scan: no evidence lines, the counts still stand
   if (!('bytes' in read)) return { hits: [], generated: false };
   const { bytes } = read;
@@ -64,6 +64,37 @@ function crOnlyHits(text: string, lines: ReadonlyMap<number, string[]>, terms: S
   return selectHits(perLine).map((hit) => ({ ...hit, text: hitText(hit.text) }));
 }
 
+/** Bytes of the files read for their evidence lines a run keeps at most. */
+export const MAX_KEPT_READ_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The candidates' files as read for their evidence lines, kept for the searcher's lifetime (one
+ * run): each dispatch reads the lines of every candidate again, for that cycle's terms, and most
+ * candidates are the last cycle's. Reading one safely costs seven system calls (`readInsideRoot`);
+ * a cycle of 150 candidates spent more time on them than on its scan. Bounded: past
+ * `maxBytes` a file is read each time it is wanted, as before.
+ */
+export class FileReads {
+  private readonly reads = new Map<string, Promise<ReadOutcome>>();
+  private kept = 0;
+
+  constructor(private readonly maxBytes = MAX_KEPT_READ_BYTES) {}
+
+  read(realRoot: string, path: string, maxFileSize: number): Promise<ReadOutcome> {
+    const key = `${realRoot}\0${path}`;
+    const known = this.reads.get(key);
+    if (known) return known;
+    const reading = readInsideRoot(realRoot, path, maxFileSize);
+    this.reads.set(key, reading);
+    void reading.then((read) => {
+      const size = 'bytes' in read ? read.bytes.length : 0;
+      if (this.kept + size > this.maxBytes) this.reads.delete(key);
+      else this.kept += size;
+    });
+    return reading;
+  }
+}
+
 /** A hit line as kept: trailing blanks dropped, cut to `MAX_HIT_TEXT`. */
 function hitText(line: string): string {
   return line.trimEnd().slice(0, MAX_HIT_TEXT).trimEnd();
@@ -82,7 +113,7 @@ export interface KeptScan {
  * those lines, and each such scan is replayed with its own terms, as a scan of those terms over
  * the candidates would have read them.
  */
-export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex, kept: readonly KeptScan[] = []): Promise<void> {
+export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerms, run: Omit<ScanRun, 'terms' | 'paths'>, lines: LineIndex, kept: readonly KeptScan[] = [], files?: FileReads): Promise<void> {
   const byPath = new Map(candidates.filter((c) => c.sources.includes('content') || c.sources.includes('symbol')).map((c) => [c.path, c]));
   if (byPath.size === 0) return;
   for (const group of lines.missing([...byPath.keys()], terms)) {
@@ -105,7 +136,7 @@ export async function readEvidenceLines(candidates: Candidate[], terms: ScanTerm
       limit(async () => {
         const onLines = lines.linesOf(path, terms);
         if (onLines.size === 0) return;
-        const read = await readHits(realRoot, path, onLines, run.maxFileSize, terms);
+        const read = await readHits(realRoot, path, onLines, run.maxFileSize, terms, files);
         candidate.hits = read.hits;
         if (read.generated) candidate.generated = true;
       }),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
 import type { Candidate } from '../../src/core/types.js';
-import { readEvidenceLines, readHits, type KeptScan } from '../../src/retrieve/hits.js';
+import { FileReads, readEvidenceLines, readHits, type KeptScan } from '../../src/retrieve/hits.js';
 import { LineIndex } from '../../src/retrieve/line-index.js';
 import { MatchLog } from '../../src/retrieve/match-log.js';
 import { scanTerms, type ScanTerms } from '../../src/retrieve/scan.js';
@@ -76,4 +76,26 @@ describe('readHits', () => {
       rmSync(outside, { recursive: true, force: true });
     }
   });
+
+  it("reads a candidate's file once a run: a later cycle takes its lines from the bytes kept, until the bound is passed", async () => {
+    const r = repo({ 'src/cookies.ts': 'export function getCookies(headers) {\n  return headers["set-cookie"];\n}\n' });
+    const rg = await loggingRg(r.root);
+    const run = { rgPath: rg.path, root: r.root, iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
+    const terms: ScanTerms = { keywords: ['cooki', 'header'], literals: [], symbols: [] };
+    const lines = new LineIndex();
+    const files = new FileReads();
+    const small = new FileReads(10);
+    const textOf = (list: Candidate[]): string[] => list[0]!.hits.map((h) => h.text);
+    for (const reads of [files, small]) await readEvidenceLines(candidates(['src/cookies.ts']), terms, run, lines, [], reads);
+    // the file changes after the first cycle read it (its lines stay where they were)
+    writeFileSync(join(r.root, 'src/cookies.ts'), 'export function getCookies(HEADERS) {\n  return HEADERS["SET-COOKIE"];\n}\n');
+    const kept = candidates(['src/cookies.ts']);
+    await readEvidenceLines(kept, terms, run, lines, [], files);
+    expect(textOf(kept)).toEqual(['export function getCookies(headers) {', '  return headers["set-cookie"];']);
+    // past the bound nothing is kept: the file is read again
+    const reread = candidates(['src/cookies.ts']);
+    await readEvidenceLines(reread, terms, run, lines, [], small);
+    expect(textOf(reread)).toEqual(['export function getCookies(HEADERS) {', '  return HEADERS["SET-COOKIE"];']);
+  });
 });
+
