@@ -28,19 +28,27 @@ export function cleanInput(text: string): string {
  * (a task and a file in Cyrillic or Japanese are cut the same way as ASCII ones).
  */
 const IDENTIFIER = /[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu;
+/** `IDENTIFIER` on ASCII text. */
+const ASCII_IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 
 /** Splits an identifier into lowercase parts: `parseHTTPRequest_v2` → parse, http, request, v2. */
 export function splitIdentifier(identifier: string): string[] {
   const parts: string[] = [];
   for (const chunk of identifier.split(/[_$]+/)) {
     if (!chunk) continue;
-    // For ASCII the same cut as `[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+`; caseless scripts
-    // (CJK, Arabic) stay whole chunks.
-    const pieces = chunk.match(/\p{Lu}+\p{N}*(?![\p{Ll}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{M}]+\p{N}*|\p{N}+/gu) ?? [];
+    // Caseless scripts (CJK, Arabic) stay whole chunks. ASCII, nearly every identifier a scan
+    // prints, is cut by the same pattern without Unicode classes: a few times faster.
+    const pieces = (ASCII.test(chunk) ? chunk.match(ASCII_PIECE) : chunk.match(PIECE)) ?? [];
     for (const piece of pieces) parts.push(piece.toLowerCase());
   }
   return parts;
 }
+
+/** The parts of a chunk: a run of capitals (an acronym), a capitalised or lowercase word, digits. */
+const PIECE = /\p{Lu}+\p{N}*(?![\p{Ll}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{M}]+\p{N}*|\p{N}+/gu;
+/** `PIECE` on ASCII text: no ASCII character is a letter of the other kinds or a mark. */
+const ASCII_PIECE = /[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+/g;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Light stemming (-ies, -es, -s, -ing, -ed, final -e); applied to both sides, so collisions are harmless. */
 export function stem(word: string): string {
@@ -66,9 +74,11 @@ export function wholeTerm(identifier: string): string {
   return identifier.replace(/[_$]+/g, '').toLowerCase();
 }
 
+const DIGITS = /^\p{N}+$/u;
+
 /** Terms of one identifier: its whole form (when it has several parts) and its stemmed parts. */
 export function identifierTerms(identifier: string): string[] {
-  const parts = splitIdentifier(identifier).filter((p) => p.length >= 2 && !/^\p{N}+$/u.test(p));
+  const parts = splitIdentifier(identifier).filter((p) => p.length >= 2 && !DIGITS.test(p));
   const terms = parts.map(stem);
   if (parts.length > 1) terms.unshift(wholeTerm(identifier));
   return terms;
@@ -77,7 +87,7 @@ export function identifierTerms(identifier: string): string[] {
 /** Every term in a text, in order, with repeats: what a line or a document contributes. */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(IDENTIFIER)) {
+  for (const match of text.matchAll(ASCII.test(text) ? ASCII_IDENTIFIER : IDENTIFIER)) {
     for (const term of identifierTerms(match[0])) out.push(term);
   }
   return out;

@@ -19,6 +19,22 @@ describe('tokenize', () => {
     expect(stem('class')).toBe('class');
   });
 
+  it('cuts ASCII as the Unicode pattern does, and other scripts by that pattern', () => {
+    const unicodeCut = (identifier: string): string[] =>
+      identifier
+        .split(/[_$]+/)
+        .flatMap((chunk) => chunk.match(/\p{Lu}+\p{N}*(?![\p{Ll}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{M}]+\p{N}*|\p{N}+/gu) ?? [])
+        .map((piece) => piece.toLowerCase());
+    // every identifier of up to four characters from a set covering each kind of boundary
+    const alphabet = ['a', 'z', 'A', 'Z', '0', '9', '_', '$'];
+    let identifiers = [''];
+    for (let length = 0; length < 4; length++) identifiers = [...identifiers, ...identifiers.flatMap((id) => alphabet.map((c) => id + c))];
+    identifiers.push('parseHTTPRequest_v2', 'XMLHttpRequest2', 'IOError', 'utf8Decoder', '__init__', 'getOS');
+    for (const id of new Set(identifiers)) expect(splitIdentifier(id), id).toEqual(unicodeCut(id));
+    expect(splitIdentifier('проверитьПочту_v2')).toEqual(['проверить', 'почту', 'v2']);
+    expect(tokenize('ошибка в parseJSON')).toEqual(['ошибка', 'parsejson', 'pars', 'json']);
+  });
+
   it('drops numbers and one-letter parts', () => {
     expect(tokenize('x = 42; a_b')).toEqual([]);
   });
