@@ -27,20 +27,23 @@ type QueryTerms = Pick<Query, 'keywords' | 'literals' | 'symbols'>;
 export function createLineMatcher(query: QueryTerms): LineMatcher {
   const wanted = new Set(query.keywords);
   const literals = query.literals.filter((l) => l !== '').map((l) => ({ literal: l, lower: l.toLowerCase() }));
+  const symbols = query.symbols.map((symbol) => ({ symbol, plain: PLAIN_IDENTIFIER.test(symbol) }));
   return (text) => {
     const keywords = new Map<string, number>();
     for (const token of tokenize(text)) if (wanted.has(token)) keywords.set(token, (keywords.get(token) ?? 0) + 1);
     const lower = literals.length > 0 ? text.toLowerCase() : '';
     const foundLiterals = literals.filter((l) => lower.includes(l.lower)).map((l) => l.literal);
-    const symbols = query.symbols.length > 0 ? query.symbols.filter((s) => hasSymbol(text, s)) : [];
-    if (keywords.size === 0 && foundLiterals.length === 0 && symbols.length === 0) return undefined;
-    return { keywords, literals: foundLiterals, symbols };
+    const foundSymbols = symbols.length > 0 ? symbols.filter((s) => hasSymbol(text, s.symbol, s.plain)).map((s) => s.symbol) : [];
+    if (keywords.size === 0 && foundLiterals.length === 0 && foundSymbols.length === 0) return undefined;
+    return { keywords, literals: foundLiterals, symbols: foundSymbols };
   };
 }
 
+const PLAIN_IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
 /** A plain identifier must appear whole and in its case; a dotted one (`User.save`) as written. */
-function hasSymbol(text: string, symbol: string): boolean {
-  if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(symbol)) return text.includes(symbol) && identifiersOf(text).includes(symbol);
+function hasSymbol(text: string, symbol: string, plain: boolean): boolean {
+  if (plain) return text.includes(symbol) && identifiersOf(text).includes(symbol);
   return symbol !== '' && text.includes(symbol);
 }
 
