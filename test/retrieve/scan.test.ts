@@ -48,6 +48,23 @@ describe('scanTerms', () => {
     expect(found['src/a.ts']?.termFreq).toEqual({ pars: 3, config: 2 });
   });
 
+  it('reads each identifier again as it was read the first time, in any script and however far apart', async () => {
+    // identifiers repeat: the later ones are known by their bytes, and must count as the first did
+    const line = 'проверитьПочту(почта) parseConfig cafeParse PARSE_CONFIG\n';
+    const filler = Array.from({ length: 300 }, (_, i) => `const other${i} = parse${i};\n`).join('');
+    const r = repo({ 'a.ts': `${line}${filler}${line}`, 'b.ts': `${line}${line}${line}` });
+    const keywords = ['почту', 'почта', 'pars', 'config', 'other'];
+    const found = await scan(r.root, { keywords });
+    const expected = (text: string): Record<string, number> => {
+      const counts: Record<string, number> = {};
+      for (const term of tokenize(text)) if (keywords.includes(term)) counts[term] = Math.min(50, (counts[term] ?? 0) + 1);
+      return counts;
+    };
+    expect(found['b.ts']?.termFreq).toEqual(expected(`${line}${line}${line}`));
+    expect(found['a.ts']?.termFreq).toEqual(expected(`${line}${filler}${line}`));
+    expect(found['b.ts']?.termFreq).toEqual({ почту: 3, почта: 3, pars: 9, config: 6 });
+  });
+
   it('counts each keyword exactly as the tokenizer cuts identifiers, wherever its parts start', async () => {
     const text = 'position post getOS os_type $os HTTPServer md5os OSVersion xpos posOs a$os_server servers\n$server getServerOs serverOS\n';
     const r = repo({ 'a.ts': text });
