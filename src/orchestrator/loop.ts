@@ -42,8 +42,9 @@ export interface LoopContext {
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
   /**
-   * Starts loading `deps.tokenizer`. The loop calls it once the first dispatch is done: the tables
-   * then load while the candidates are read and judged, on a core ripgrep no longer needs.
+   * Starts loading `deps.tokenizer`. The loop calls it as it starts (the tables load on a thread
+   * of their own while the modules, the listing and the first dispatch run); a run whose result
+   * was kept never gets here, and never loads them.
    */
   startTokenizer?: () => void;
   /** Resolves once `deps.tokenizer` can count, after `startTokenizer`. */
@@ -84,6 +85,9 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
   emit({ type: 'plan', query: shown.query(plan) });
   const scope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };
   // Not awaited yet: the listing runs alongside the planner and the first dispatch, which shares it.
+  // The tokenizer's tables load on their own thread from the start: a small repository's run is
+  // over before they would be loaded if they started after the first dispatch, and then waited on.
+  ctx.startTokenizer?.();
   const listing = deps.searcher.listFiles(scope, signal);
   listing.catch(() => undefined); // awaited (and its failure reported) after the first dispatch
 
@@ -142,7 +146,6 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     const dispatched = await deps.searcher.search({ ...scope, query: { ...search, excludes: [] }, maxCandidates: options.maxCandidates, unsaved: shown.secretTerms(search) }, signal);
     if (cycle === 1) {
       files = await listing;
-      ctx.startTokenizer?.();
       // a model's evaluator counts the tokens of what it is shown
       if (model) await ctx.tokenizerReady;
     }
