@@ -178,16 +178,7 @@ const EXIT_GRACE_MS = 1000;
  * started (a wrapper script's rg or background job): outside Windows rg leads a process group of
  * its own, and the group is killed.
  */
-/**
- * Takes rg's records as bytes (`buffer[start..end)`, the separator left out) instead of decoded
- * lines: a reader of hundreds of thousands of short records can skip decoding the ones it knows.
- * The buffer is rg's own chunk, reused once the call returns: copy what must outlive it.
- */
-export interface RecordBytes {
-  bytes(buffer: Buffer, start: number, end: number): void;
-}
-
-export async function runRg(run: RgProcess, onLine: ((line: string) => void) | RecordBytes, exit: RgExit = {}): Promise<void> {
+export async function runRg(run: RgProcess, onLine: (line: string) => void, exit: RgExit = {}): Promise<void> {
   throwIfAborted(run.signal);
   const child = spawn(run.rgPath, [...run.args], { cwd: run.root, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, detached: OWN_GROUP });
   trackGroup(child.pid);
@@ -281,12 +272,9 @@ export async function runRg(run: RgProcess, onLine: ((line: string) => void) | R
   let drained = false;
   let printed = false;
   try {
-    const counted: RecordBytes = {
-      bytes: (buffer, start, end) => {
-        printed = true;
-        if (typeof onLine === 'function') onLine(buffer.toString('utf8', start, end));
-        else onLine.bytes(buffer, start, end);
-      },
+    const counted = (line: string): void => {
+      printed = true;
+      onLine(line);
     };
     await readLines(child.stdout, run.separator === '\0' ? 0 : 0x0a, counted, read).catch((error: unknown) => {
       if (!timedOut && !orphaned && !outgrew && !stuck) throw error;
@@ -367,27 +355,23 @@ const MAX_RECORD_BYTES = 16 * 1024 * 1024;
  * Splits a byte stream into records without decoding across chunk boundaries mid-character. A
  * record spanning chunks is kept as its pieces and joined once, when its separator comes.
  */
-async function readLines(stream: AsyncIterable<Buffer>, separator: number, onRecord: RecordBytes, read?: { at: number }): Promise<void> {
+async function readLines(stream: AsyncIterable<Buffer>, separator: number, onLine: (line: string) => void, read?: { at: number }): Promise<void> {
   let pieces: Buffer[] = [];
   let pending = 0;
-  const joined = (): void => {
-    const record = Buffer.concat(pieces);
-    onRecord.bytes(record, 0, record.length);
-  };
   for await (const chunk of stream) {
     if (read) read.at = Date.now();
     let start = 0;
     let end = chunk.indexOf(separator);
     if (end !== -1 && pending > 0) {
       pieces.push(chunk.subarray(0, end));
-      joined();
+      onLine(Buffer.concat(pieces).toString('utf8'));
       pieces = [];
       pending = 0;
       start = end + 1;
       end = chunk.indexOf(separator, start);
     }
     for (; end !== -1; end = chunk.indexOf(separator, start)) {
-      onRecord.bytes(chunk, start, end);
+      onLine(chunk.toString('utf8', start, end));
       start = end + 1;
     }
     if (start < chunk.length) {
@@ -396,7 +380,7 @@ async function readLines(stream: AsyncIterable<Buffer>, separator: number, onRec
       if (pending > MAX_RECORD_BYTES) throw new SearchError('search_failed', `ripgrep printed a record of more than ${MAX_RECORD_BYTES / 1024 / 1024} MB: not its output`);
     }
   }
-  if (pending > 0) joined();
+  if (pending > 0) onLine(Buffer.concat(pieces).toString('utf8'));
 }
 
 export interface RgFilter {

@@ -27,7 +27,7 @@ export function createFragmentMatcher(terms: ScanTerms): (fragment: string) => F
     let found = memo.get(fragment);
     if (found === undefined) {
       // bounded: a repository of generated names would otherwise grow it without end
-      if (memo.size >= MAX_KNOWN_FRAGMENTS) memo.clear();
+      if (memo.size >= 100_000) memo.clear();
       const line = match(fragment);
       found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols, text: fragment } : null;
       memo.set(fragment, found);
@@ -35,33 +35,6 @@ export function createFragmentMatcher(terms: ScanTerms): (fragment: string) => F
     return found ?? undefined;
   };
 }
-
-/**
- * What each identifier read as bytes holds, found by a hash of its bytes and checked against
- * them (a hash shared by two identifiers keeps the first; the other is matched as text each
- * time). Bounded as the text memo is.
- */
-class BytesMemo {
-  private readonly entries = new Map<number, { bytes: Uint8Array; terms: FragmentTerms | null }>();
-
-  /** What the identifier at `buffer[start..end)` holds, or undefined when it is not known. */
-  lookup(hash: number, buffer: Buffer, start: number, end: number): FragmentTerms | null | undefined {
-    const entry = this.entries.get(hash);
-    if (!entry || entry.bytes.length !== end - start) return undefined;
-    const bytes = entry.bytes;
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] !== buffer[start + i]) return undefined;
-    return entry.terms;
-  }
-
-  learn(hash: number, buffer: Buffer, start: number, end: number, terms: FragmentTerms | null): FragmentTerms | null {
-    if (this.entries.size >= MAX_KNOWN_FRAGMENTS) this.entries.clear();
-    if (!this.entries.has(hash)) this.entries.set(hash, { bytes: buffer.subarray(start, end).slice(), terms });
-    return terms;
-  }
-}
-
-/** Identifiers remembered at most: a repository of generated names would otherwise grow the memos without end. */
-const MAX_KNOWN_FRAGMENTS = 100_000;
 
 /** The longest path read in pieces (one with line breaks in it): longer, it is not rg's output. */
 const MAX_PATH_CHARS = 4096;
@@ -97,8 +70,6 @@ export class ScanReader {
   private line = 0;
   private keywordsOfLine: string[] = [];
   private spansOfLine: string[] = [];
-  /** The identifiers this scan has read, by their bytes (`readBytes`). */
-  private readonly bytesMemo = new BytesMemo();
 
   constructor(
     private readonly match: (fragment: string) => FragmentTerms | undefined,
@@ -108,44 +79,6 @@ export class ScanReader {
     /** Where the matches holding a term are kept, file by file, when they are wanted again. */
     private readonly log?: MatchLog,
   ) {}
-
-  /**
-   * `read` on the bytes of a record. A match record (`N:identifier`), nearly every record a scan
-   * prints, is looked up by its bytes: an identifier seen before in this scan is neither decoded
-   * nor cut again. Any other record (a heading, a note, a blank line), and any record while a
-   * path with line breaks is being put together, is decoded and read as before.
-   */
-  readBytes(buffer: Buffer, start: number, end: number): void {
-    if (this.broken === undefined && this.path !== undefined) {
-      let line = 0;
-      let i = start;
-      for (; i < end; i++) {
-        const c = buffer[i]!;
-        if (c === 58 /* : */) break;
-        if (c < 48 || c > 57) break;
-        line = line * 10 + (c - 48);
-      }
-      if (i > start && i < end && buffer[i] === 58) {
-        const from = i + 1;
-        // FNV-1a over the identifier's bytes; a NUL means a heading (`12:path\0…`), read as text
-        let hash = 0x811c9dc5;
-        let nul = false;
-        for (let j = from; j < end; j++) {
-          const c = buffer[j]!;
-          if (c === 0) {
-            nul = true;
-            break;
-          }
-          hash = Math.imul(hash ^ c, 0x01000193);
-        }
-        if (!nul) {
-          this.applyKnown(line, this.bytesMemo.lookup(hash >>> 2, buffer, from, end) ?? this.bytesMemo.learn(hash >>> 2, buffer, from, end, this.match(buffer.toString('utf8', from, end)) ?? null));
-          return;
-        }
-      }
-    }
-    this.read(buffer.toString('utf8', start, end));
-  }
 
   read(record: string): void {
     const nul = record.indexOf('\0');
@@ -216,10 +149,7 @@ export class ScanReader {
   }
 
   private apply(line: number, fragment: string): void {
-    this.applyKnown(line, this.match(fragment) ?? null);
-  }
-
-  private applyKnown(line: number, terms: FragmentTerms | null): void {
+    const terms = this.match(fragment);
     if (!terms || this.path === undefined) return;
     for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
     for (const literal of terms.literals) this.literals.add(literal);

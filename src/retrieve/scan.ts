@@ -152,6 +152,6 @@ export async function scanTerms(run: ScanRun, onFile: (path: string, tally: File
   if (run.paths.length === 0 || patterns.length === 0) return;
   const args = [...commonArgs(run), '--only-matching', '--line-number', '--with-filename', '--heading', '--null', '--max-count', String(MAX_LINES_PER_FILE), '-f', '-', ...pathArgs(run.paths)];
   const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile, run.matchLog);
-  await runRg({ ...run, args, stdin: `${patterns.join('\n')}\n` }, { bytes: (buffer, start, end) => reader.readBytes(buffer, start, end) });
+  await runRg({ ...run, args, stdin: `${patterns.join('\n')}\n` }, (line) => reader.read(line));
   reader.end();
 }
