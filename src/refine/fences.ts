@@ -26,7 +26,26 @@ export function exampleFenceRanges(text: string): Array<[number, number]> {
   return ranges;
 }
 
-/** Whether `index` falls inside one of the (sorted, disjoint) ranges. */
-export function isInRanges(ranges: ReadonlyArray<[number, number]>, index: number): boolean {
-  return ranges.some(([start, end]) => index >= start && index < end);
+/**
+ * Whether an index falls inside one of `ranges` [start, end), for indexes asked in increasing
+ * order (the matches of one pass over a text; an earlier index starts the walk again). The
+ * ranges are sorted and merged once and each is passed once, so a task of thousands of URLs
+ * costs one pass, not a pass per word.
+ */
+export function createRangeTest(ranges: ReadonlyArray<[number, number]>): (index: number) => boolean {
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = merged[merged.length - 1];
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  let i = 0;
+  let previous = -Infinity;
+  return (index) => {
+    if (index < previous) i = 0; // asked out of order: start again
+    previous = index;
+    while (i < merged.length && merged[i]![1] <= index) i++;
+    return i < merged.length && index >= merged[i]![0];
+  };
 }
+

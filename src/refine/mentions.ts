@@ -5,7 +5,7 @@
 
 import { framesNearestFirst, parseStackTrace } from '../core/frames.js';
 import { messageLiteral } from '../core/literals.js';
-import { isInRanges } from './fences.js';
+import { createRangeTest } from './fences.js';
 import { codeHostPath, urlRanges } from './urls.js';
 
 /** Functions taken from frames at most: the innermost say where; the outermost are every run's (`main`, `invoke`). */
@@ -68,8 +68,9 @@ export function findMentions(text: string): Mentions {
     // a directory's link (`/tree/main/docs`) names no file
     if (HOSTED_FILE.test(path)) addPath(paths, path);
   }
-  for (const m of text.matchAll(LINE_REF)) if (!isInRanges(hosted, m.index)) addPath(paths, m[1]!);
-  for (const m of text.matchAll(FILE_PATH)) if (!isInRanges(hosted, m.index)) addPath(paths, m[0]);
+  const inHosted = createRangeTest(hosted);
+  for (const m of text.matchAll(LINE_REF)) if (!inHosted(m.index)) addPath(paths, m[1]!);
+  for (const m of text.matchAll(FILE_PATH)) if (!inHosted(m.index)) addPath(paths, m[0]);
   for (const m of text.matchAll(DOTTED)) {
     const dotted = m[1]!;
     if (/^(?:e\.g|i\.e|www|http|v\d)/.test(dotted)) continue;

@@ -1,7 +1,7 @@
 import { identifierTerms, identifiersOf, isCodeLike, KEYWORDS, MAX_TASK_CHARS, stem, STOPWORDS, wholeTerm } from '../core/text.js';
 import type { Query } from '../core/types.js';
 import { blankIssueComments } from '../core/issue-comments.js';
-import { exampleFenceRanges, isInRanges } from './fences.js';
+import { createRangeTest, exampleFenceRanges } from './fences.js';
 import { findMentions } from './mentions.js';
 import { urlNoiseRanges, urlRanges } from './urls.js';
 import { roundTo } from '../core/numbers.js';
@@ -53,11 +53,11 @@ export function planQuery(task: string): Query {
   const titleIds = new Set(identifiersOf(title));
   const examples = exampleFenceRanges(text);
   // Words seen only in URLs weigh like those seen only in examples: hosts and user names mostly.
-  const weak = [...examples, ...urlRanges(text)];
+  const isWeak = createRangeTest([...examples, ...urlRanges(text)]);
   // a URL's host, query and fragment, and a code host's page names (`blob`, the owner), name no code at all
-  const noise = urlNoiseRanges(text);
-  const identifiers = [...text.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu)].filter((m) => !isHashLike(m[0], text[m.index - 1]) && !isInRanges(noise, m.index));
-  const outsideExamples = new Set(identifiers.filter((m) => !isInRanges(weak, m.index)).map((m) => m[0]));
+  const isNoise = createRangeTest(urlNoiseRanges(text));
+  const identifiers = [...text.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*/gu)].filter((m) => !isHashLike(m[0], text[m.index - 1]) && !isNoise(m.index));
+  const outsideExamples = new Set(identifiers.filter((m) => !isWeak(m.index)).map((m) => m[0]));
   for (const match of identifiers) {
     const id = match[0];
     const inTitle = (titleIds.has(id) ? WEIGHT.titleBoost : 1) * (outsideExamples.has(id) ? 1 : WEIGHT.exampleOnly);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planQuery } from '../../src/refine/plan.js';
+import { createRangeTest } from '../../src/refine/fences.js';
 import { blankIssueComments } from '../../src/core/issue-comments.js';
 
 describe('planQuery', () => {
@@ -131,3 +132,14 @@ describe('planQuery', () => {
     expect(a.keywords.length).toBeLessThanOrEqual(48);
   });
 });
+
+describe('createRangeTest', () => {
+  it('says whether each index lies in a range, overlapping or unsorted ones too, and starts again when asked an earlier index', () => {
+    const ranges: Array<[number, number]> = [[10, 20], [40, 50], [15, 30], [5, 8], [50, 52]];
+    const naive = (index: number): boolean => ranges.some(([start, end]) => index >= start && index < end);
+    const test = createRangeTest(ranges);
+    const indexes = [...Array.from({ length: 60 }, (_, i) => i), 3, 12, 29, 30, 51, 0, 49];
+    expect(indexes.map((i) => test(i))).toEqual(indexes.map(naive));
+  });
+});
+
