@@ -48,4 +48,3 @@ export function createRangeTest(ranges: ReadonlyArray<[number, number]>): (index
     return i < merged.length && index >= merged[i]![0];
   };
 }
-

@@ -52,7 +52,7 @@ export function planQuery(task: string): Query {
 
   const titleIds = new Set(identifiersOf(title));
   const examples = exampleFenceRanges(text);
-  // Words seen only in URLs weigh like those seen only in examples: hosts and user names mostly.
+  // Words seen only in a URL's path weigh like those seen only in examples: user names and page names mostly.
   const isWeak = createRangeTest([...examples, ...urlRanges(text)]);
   // a URL's host, query and fragment, and a code host's page names (`blob`, the owner), name no code at all
   const isNoise = createRangeTest(urlNoiseRanges(text));
