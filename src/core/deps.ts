@@ -22,6 +22,12 @@ export interface SearchRequest extends SearchScope {
   maxCandidates: number;
   /** Terms of the query searched but never kept between runs (they come from a secret in the task). */
   unsaved?: readonly string[];
+  /**
+   * Keywords counted only under `paths` (root-relative directories or files), not in the whole
+   * scope: a later cycle's names borrowed from the strongest files, looked for where those files
+   * are. Their counts hold for this run only: they are never kept between runs.
+   */
+  near?: { keywords: readonly string[]; paths: readonly string[] };
 }
 
 /** The retrieval subagent: glob and content searches over a root. */

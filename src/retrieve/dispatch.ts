@@ -221,6 +221,9 @@ interface DispatchContext {
 async function dispatch(request: SearchRequest, context: DispatchContext): Promise<DispatchResult> {
   const { query } = request;
   for (const term of request.unsaved ?? []) context.index.unsaved.add(term);
+  const near = request.near && request.near.paths.length > 0 && !request.near.paths.includes('') ? request.near : undefined;
+  // counted in part of the scope: their postings are this run's alone
+  for (const keyword of near?.keywords ?? []) context.index.unsaved.add(keyword);
   const entries = await resolveScopeEntries(request.root, request.scope);
   throwIfAborted(context.signal);
   // a literal spanning lines, or holding a NUL, can match no line: nothing to count
@@ -243,8 +246,18 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       await scanTerms({ ...run, terms: fresh, matchLog: log, signal }, record);
       if (!log.overflowed) context.index.kept.push({ terms: fresh, log });
     };
-    // in a large repository, bounded by a sample of its files (term-budget.ts)
+    // in a large repository, bounded by a sample of its files (term-budget.ts); the keywords
+    // looked for near the strongest files after it, over those paths alone (a restarted scan's
+    // `reset` would forget them otherwise)
     const scan = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, reset: () => void) => {
+      const nearby = new Set(near?.keywords ?? []);
+      const whole: ScanTerms = { ...fresh, keywords: fresh.keywords.filter((k) => !nearby.has(k)) };
+      const close = fresh.keywords.filter((k) => nearby.has(k));
+      const leftOut = whole.keywords.length + whole.literals.length + whole.symbols.length === 0 ? [] : await scanWholly(whole, record, reset);
+      if (near && close.length > 0) await scanTerms({ ...run, paths: near.paths, terms: { keywords: close, literals: [], symbols: [] }, signal: stop.signal }, record);
+      return leftOut;
+    };
+    const scanWholly = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, reset: () => void) => {
       const leftOut = await scanWithinBudget({
         terms: fresh,
         listing,

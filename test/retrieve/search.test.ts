@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { stem } from '../../src/core/text.js';
 import type { Candidate, Query } from '../../src/core/types.js';
 import { createSearcher } from '../../src/retrieve/dispatch.js';
+import { createCache } from '../../src/cache/store.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { runRg } from '../../src/retrieve/rg-process.js';
 import { useTempRepos } from '../helpers/make-repo.js';
@@ -31,6 +32,26 @@ function paths(candidates: Candidate[]): string[] {
 }
 
 describe('search', () => {
+  it("counts a later cycle's borrowed names only near the strongest files, and keeps those counts for the run alone", async () => {
+    const r = repo({ 'lib/helpers/url.ts': 'export function buildQuery() {\n  return encodeParam(1);\n}\n', 'lib/core/call.ts': 'buildQuery();\nencodeParam(2);\n', 'docs/guide.ts': 'encodeParam(3);\n' });
+    // written long ago: the kept index trusts files that did not change since it was saved
+    const past = new Date(Date.now() - 3_600_000);
+    for (const file of ['lib/helpers/url.ts', 'lib/core/call.ts', 'docs/guide.ts']) utimesSync(join(r.root, file), past, past);
+    const dir = mkdtempSync(join(tmpdir(), 'ctxloop-near-'));
+    try {
+      const cache = await createCache({ dir, root: r.root });
+      const near = await createSearcher({ cache }).search(request(r.root, { keywords: ['encodeparam'] }, { near: { keywords: ['encodeparam'], paths: ['lib'] } }));
+      // docs/guide.ts holds the name too, outside lib/
+      expect(paths(near.candidates)).toEqual(['lib/core/call.ts', 'lib/helpers/url.ts']);
+      await cache.flush();
+      // the next run counts it everywhere: the counts of part of the scope were not kept
+      const later = await createSearcher({ cache: await createCache({ dir, root: r.root }) }).search(request(r.root, { keywords: ['encodeparam'] }));
+      expect(paths(later.candidates)).toEqual(['docs/guide.ts', 'lib/core/call.ts', 'lib/helpers/url.ts']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.runIf(process.platform === 'linux')('stops an rg stuck opening a .gitignore below the root that is a FIFO (it waited for its timeout) and searches again without such files, the listing applying the regular ones', async () => {
     const r = repo({ '.gitignore': 'build/\n', 'sub/mail.ts': 'export function verifyEmail() {}\n', 'build/mail.ts': 'export function verifyEmail() {}\n', 'sub/other.ts': 'export const other = 1;\n' });
     execFileSync('mkfifo', [join(r.root, 'sub', '.gitignore')]);
