@@ -254,7 +254,13 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       const whole: ScanTerms = { ...fresh, keywords: fresh.keywords.filter((k) => !nearby.has(k)) };
       const close = fresh.keywords.filter((k) => nearby.has(k));
       const leftOut = whole.keywords.length + whole.literals.length + whole.symbols.length === 0 ? [] : await scanWholly(whole, record, reset);
-      if (near && close.length > 0) await scanTerms({ ...run, paths: near.paths, terms: { keywords: close, literals: [], symbols: [] }, signal: stop.signal }, record);
+      if (near && close.length > 0) {
+        // kept as a whole-scope scan's matches are: a candidate outside these paths holds none of the names, as its counts say
+        const terms: ScanTerms = { keywords: close, literals: [], symbols: [] };
+        const log = new MatchLog();
+        await scanTerms({ ...run, paths: near.paths, terms, matchLog: log, signal: stop.signal }, record);
+        if (!log.overflowed) context.index.kept.push({ terms, log });
+      }
       return leftOut;
     };
     const scanWholly = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, reset: () => void) => {
