@@ -240,10 +240,12 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // rg that dies, crashes or times out costs this dispatch its content evidence, not the run:
     // the listing still finds files by name and path, and a warning says what was lost.
     const failed: { error?: Error } = {};
-    // What each content scan printed, kept for the run: the candidates' lines are had from it, this cycle and later.
-    const scanOnce = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, signal: AbortSignal | undefined): Promise<void> => {
+    // What each content scan printed, kept for the run: the candidates' lines are had from it, this
+    // cycle and later. A scan of `paths` alone (near the strongest files) is kept the same way: a
+    // candidate outside them holds none of its names, as its counts say.
+    const scanOnce = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, signal: AbortSignal | undefined, paths: readonly string[] = run.paths): Promise<void> => {
       const log = new MatchLog();
-      await scanTerms({ ...run, terms: fresh, matchLog: log, signal }, record);
+      await scanTerms({ ...run, paths, terms: fresh, matchLog: log, signal }, record);
       if (!log.overflowed) context.index.kept.push({ terms: fresh, log });
     };
     // in a large repository, bounded by a sample of its files (term-budget.ts); the keywords
@@ -254,13 +256,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
       const whole: ScanTerms = { ...fresh, keywords: fresh.keywords.filter((k) => !nearby.has(k)) };
       const close = fresh.keywords.filter((k) => nearby.has(k));
       const leftOut = whole.keywords.length + whole.literals.length + whole.symbols.length === 0 ? [] : await scanWholly(whole, record, reset);
-      if (near && close.length > 0) {
-        // kept as a whole-scope scan's matches are: a candidate outside these paths holds none of the names, as its counts say
-        const terms: ScanTerms = { keywords: close, literals: [], symbols: [] };
-        const log = new MatchLog();
-        await scanTerms({ ...run, paths: near.paths, terms, matchLog: log, signal: stop.signal }, record);
-        if (!log.overflowed) context.index.kept.push({ terms, log });
-      }
+      if (near && close.length > 0) await scanOnce({ keywords: close, literals: [], symbols: [] }, record, stop.signal, near.paths);
       return leftOut;
     };
     const scanWholly = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, reset: () => void) => {
