@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchScope } from '../../src/core/deps.js';
@@ -270,10 +270,19 @@ describe.runIf(process.platform === 'linux' && existsSync('/dev/shm'))('holdsDev
     try {
       writeFileSync(join(dir, 'a.ts'), 'x');
       const holding = async (path: string): Promise<boolean> => {
-        // a process holding `path` open, as rg holds what it reads
+        // a process holding `path` open, as rg holds what it reads: asked once it does (a fixed
+        // wait lost the race to a slow start when two test files ran at once)
         const child = spawn(process.execPath, ['-e', `require('fs').openSync(${JSON.stringify(path)}, 'r'); setInterval(() => {}, 1000)`], { stdio: 'ignore' });
         try {
-          await new Promise((done) => setTimeout(done, 300));
+          const held = path.replace(/^\/proc\/self\//, `/proc/${child.pid}/`);
+          const opened = (): boolean => {
+            try {
+              return readdirSync(`/proc/${child.pid}/fd`).some((fd) => readlinkSync(`/proc/${child.pid}/fd/${fd}`) === held);
+            } catch {
+              return false;
+            }
+          };
+          for (const until = Date.now() + 20_000; !opened() && Date.now() < until; ) await new Promise((done) => setTimeout(done, 20));
           return holdsDevice(child.pid!);
         } finally {
           child.kill('SIGKILL');
