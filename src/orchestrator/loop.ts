@@ -205,8 +205,7 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     if (stop) break;
     query = next.query;
     search = next.search;
-    const dirs = nearDirs(scores);
-    near = refined.borrowed.length > 0 && dirs.length > 0 ? { keywords: refined.borrowed, paths: dirs } : undefined;
+    near = refined.near;
   }
 
   if (options.deep) {
@@ -242,27 +241,6 @@ async function readFactsForTop(input: EvalInput, deps: Deps, root: string, signa
   const wanted = order.slice(0, FACTS_PER_CYCLE).map((c) => c.path).filter((p) => !facts.has(p));
   if (wanted.length === 0) return;
   for (const [path, read] of await deps.facts.read(root, wanted, signal)) facts.set(path, read);
-}
-
-/** Files whose surroundings a cycle's borrowed names are looked for in. */
-const NEAR_FILES = 5;
-
-/**
- * Where the names borrowed from the strongest files are looked for: the subtree above the
- * directory of each of the best files (`lib/` for `lib/helpers/buildURL.js`, `packages/x/` for
- * `packages/x/src/a.ts`), or its directory when that subtree would be the root. None when a best
- * file lies at the root: the whole scope is searched then.
- */
-export function nearDirs(scores: readonly Score[]): string[] {
-  const best = [...scores].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1)).slice(0, NEAR_FILES);
-  const dirs = new Set<string>();
-  for (const { path } of best) {
-    const parts = path.split('/').slice(0, -1);
-    if (parts.length === 0) return [];
-    dirs.add(parts.slice(0, Math.max(1, parts.length - 1)).join('/'));
-  }
-  // a directory inside another one listed is searched with it
-  return [...dirs].filter((dir) => ![...dirs].some((other) => other !== dir && dir.startsWith(`${other}/`))).sort();
 }
 
 /** Focus areas not searched before that name a directory holding searchable files (a model may invent one). */

@@ -35,8 +35,12 @@ export interface RefineResult {
   closed: Gap[];
   stop: boolean;
   why: string;
-  /** The keywords `next` borrowed from the strongest files' names (pseudo-relevance feedback). */
-  borrowed: string[];
+  /**
+   * The keywords `next` borrowed from the strongest files' names (pseudo-relevance feedback), and
+   * where the next dispatch counts them (`SearchRequest.near`); none when nothing was borrowed or
+   * a strong file lies at the root.
+   */
+  near?: { keywords: string[]; paths: string[] };
 }
 
 /**
@@ -56,6 +60,8 @@ export function refineQuery(input: RefineInput): RefineResult {
   const weights = { ...query.weights };
   for (const term of borrowed) weights[term] = BORROWED_WEIGHT;
   const excludes = ranked.filter((s) => s.relevance < DEFAULTS.excludeBelow).map((s) => s.path);
+  const nearPaths = borrowed.length > 0 ? nearDirs(ranked) : [];
+  const near = nearPaths.length > 0 ? { near: { keywords: borrowed, paths: nearPaths } } : {};
 
   const next: Query = {
     ...query,
@@ -70,13 +76,13 @@ export function refineQuery(input: RefineInput): RefineResult {
   const kept = ranked.filter((s) => s.relevance >= threshold).length;
   const critical = gaps.filter((g) => g.kind !== 'symbol' || g.from !== undefined);
   const newLeads = symbols.length > query.symbols.length || paths.length > query.paths.length || borrowed.length > 0;
-  if (input.cycle >= input.maxCycles) return { next, gaps, closed, borrowed, stop: true, why: 'max cycles reached' };
-  if (kept >= DEFAULTS.enoughFiles && critical.length === 0) return { next, gaps, closed, borrowed, stop: true, why: `${kept} files ≥ threshold, no critical gap` };
-  if (!newLeads) return { next, gaps, closed, borrowed, stop: true, why: 'no new leads' };
+  if (input.cycle >= input.maxCycles) return { next, gaps, closed, ...near, stop: true, why: 'max cycles reached' };
+  if (kept >= DEFAULTS.enoughFiles && critical.length === 0) return { next, gaps, closed, ...near, stop: true, why: `${kept} files ≥ threshold, no critical gap` };
+  if (!newLeads) return { next, gaps, closed, ...near, stop: true, why: 'no new leads' };
   // A refined search that moved neither the head of the ranking nor which files pass drew its
   // leads from the same files as the one before: the next would mostly search what this one did.
-  if (input.previous && input.previous.length > 0 && settled(input.previous, ranked, threshold)) return { next, gaps, closed, borrowed, stop: true, why: 'the last search changed no leading file' };
-  return { next, gaps, closed, borrowed, stop: false, why: `${critical.length} gaps to search` };
+  if (input.previous && input.previous.length > 0 && settled(input.previous, ranked, threshold)) return { next, gaps, closed, ...near, stop: true, why: 'the last search changed no leading file' };
+  return { next, gaps, closed, ...near, stop: false, why: `${critical.length} gaps to search` };
 }
 
 /** The same files lead, in the same order, and the same files reach the threshold. */
@@ -144,6 +150,27 @@ function borrowTerms(top: Score[], facts: ReadonlyMap<string, FileFacts>, query:
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_BORROWED)
     .map(([term]) => term);
+}
+
+/** Files whose surroundings a cycle's borrowed names are looked for in. */
+const NEAR_FILES = 5;
+
+/**
+ * Where the names borrowed from the strongest files are looked for: the subtree above the
+ * directory of each of the best files of `ranked` (`lib/` for `lib/helpers/buildURL.js`,
+ * `packages/x/` for `packages/x/src/a.ts`), or its directory when that subtree would be the root.
+ * None when a best file lies at the root: the whole scope is searched then.
+ */
+export function nearDirs(ranked: readonly Score[]): string[] {
+  const dirs = new Set<string>();
+  for (const { path } of ranked.slice(0, NEAR_FILES)) {
+    const dir = dirOf(path);
+    if (dir === '.') return [];
+    const above = dirOf(dir);
+    dirs.add(above === '.' ? dir : above);
+  }
+  // a directory inside another one listed is searched with it
+  return [...dirs].filter((dir) => ![...dirs].some((other) => other !== dir && dir.startsWith(`${other}/`))).sort();
 }
 
 function dirOf(path: string): string {

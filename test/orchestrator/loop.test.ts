@@ -1,7 +1,7 @@
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nearDirs, retrieve } from '../../src/orchestrator/loop.js';
+import { retrieve } from '../../src/orchestrator/loop.js';
 import type { ProgressEvent, Score } from '../../src/core/types.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import type { EvalInput, Evaluator, Searcher } from '../../src/core/deps.js';
@@ -322,16 +322,3 @@ function revoked(): object {
   revoke();
   return proxy;
 }
-
-describe('nearDirs', () => {
-  const scored = (paths: string[]): Score[] => paths.map((path, i) => ({ path, relevance: 1 - i / 10, reason: '', missing: [], evidence: [] }));
-
-  it('looks for borrowed names in the subtree above each of the five best files, a subtree inside another once', () => {
-    expect(nearDirs(scored(['packages/x/src/a.ts', 'lib/helpers/url.js', 'lib/core/call.js', 'packages/x/src/deep/b.ts', 'src/c.ts', 'other/far/d.ts']))).toEqual(['lib', 'packages/x', 'src']);
-  });
-
-  it('searches the whole scope when one of the best files lies at the root', () => {
-    expect(nearDirs(scored(['lib/a.js', 'setup.py']))).toEqual([]);
-  });
-});
-

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidate, Score } from '../../src/core/types.js';
 import { planQuery } from '../../src/refine/plan.js';
-import { refineQuery } from '../../src/refine/refine.js';
+import { nearDirs, refineQuery } from '../../src/refine/refine.js';
 
 function cand(path: string, hits: string[] = [], mentions: string[] = []): Candidate {
   return { path, size: 100, termFreq: {}, literals: [], symbols: [], mentions, hits: hits.map((text, i) => ({ line: i + 1, text, terms: [] })), sources: ['content'] };
@@ -72,5 +72,17 @@ describe('refineQuery', () => {
     const pool = new Map([['junk.ts', cand('junk.ts')]]);
     const r = refineQuery({ plan, query: plan, pool, facts: new Map(), threshold: 0.7, cycle: 1, maxCycles: 3, openGaps: [], scores: [score('junk.ts', 0.1)] });
     expect(r.next.excludes).toContain('junk.ts');
+  });
+});
+
+describe('nearDirs', () => {
+  const scored = (paths: string[]): Score[] => paths.map((path, i) => ({ path, relevance: 1 - i / 10, reason: '', missing: [], evidence: [] }));
+
+  it('looks for borrowed names in the subtree above each of the five best files, a subtree inside another once', () => {
+    expect(nearDirs(scored(['packages/x/src/a.ts', 'lib/helpers/url.js', 'lib/core/call.js', 'packages/x/src/deep/b.ts', 'src/c.ts', 'other/far/d.ts']))).toEqual(['lib', 'packages/x', 'src']);
+  });
+
+  it('searches the whole scope when one of the best files lies at the root', () => {
+    expect(nearDirs(scored(['lib/a.js', 'setup.py']))).toEqual([]);
   });
 });
