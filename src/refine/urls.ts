@@ -8,15 +8,18 @@
 /** A URL: the scheme, then up to a space, a closing bracket or a quote. */
 const URL = /\b(?:https?|ftp|file):\/\/[^\s)\]>"'`]+/g;
 
+/** The code hosts whose links are read (both patterns below). */
+const HOST = String.raw`(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|gitee\.com)`;
+
 /**
  * A code host's link to a file or directory of a repository: `/<owner>/<repo>/blob/<ref>/<path>`
  * (GitLab adds `/-`, Bitbucket and Gitea write `src`). The ref is one segment: a commit, a tag
  * or a branch without a slash, as links copied from a host mostly are.
  */
-const CODE_HOST_FILE = /^(?:[a-z]+:\/\/)?(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|gitee\.com)\/[^/\s?#]+\/[^/\s?#]+\/(?:-\/)?(?:blob|tree|raw|src)\/[^/\s?#]+\/([^\s?#]+)/di;
+const CODE_HOST_FILE = new RegExp(String.raw`^(?:[a-z]+:\/\/)?${HOST}\/[^/\s?#]+\/[^/\s?#]+\/(?:-\/)?(?:blob|tree|raw|src)\/[^/\s?#]+\/([^\s?#]+)`, 'di');
 
 /** Any link to a code host: all of it but a file's path names the host's pages, not code. */
-const CODE_HOST = /^[a-z]+:\/\/(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|gitee\.com)\//i;
+const CODE_HOST = new RegExp(String.raw`^[a-z]+:\/\/${HOST}\/`, 'i');
 
 /** The repository path a code host's file link names (`lib/helpers/buildURL.js`) and where it starts, or undefined for any other URL. */
 function codeHostFile(url: string): { path: string; at: number } | undefined {
