@@ -95,6 +95,27 @@ describe('offline evaluator', () => {
     expect(score(true)).toBe(handler.path);
   });
 
+  it('ranks the file a facade hands a named function to above the facade, on the same words', () => {
+    // Ecto's `Repo.get_by` is defined in the facade `repo.ex`, whose body calls `Queryable.get_by`
+    const task = 'Add support for clauses with nil values in `Repo.get_by/2`';
+    const facade = candidate('lib/ecto/repo.ex', [
+      '  Fetches a single result from the query built from the clauses, nil when none.',
+      '      def get_by(queryable, clauses, opts \\\\ []) do',
+      '        Ecto.Repo.Queryable.get_by(__MODULE__, @adapter, queryable, clauses, opts)',
+      '      end',
+      '  Repo get_by clauses nil values: see the repo documentation',
+    ]);
+    const implementation = candidate('lib/ecto/repo/queryable.ex', ['  def get_by(name, adapter, queryable, clauses, opts) do', '    one(name, adapter, query_for_get_by(queryable, clauses), opts)', '  end']);
+    const other = candidate('lib/ecto/association.ex', ['  def get_by(assoc, key) do', '    Map.get(assoc, key)', '  end']);
+    expect(rank(task, [facade, implementation, other]).map((s) => s.path).slice(0, 2)).toEqual([implementation.path, facade.path]);
+    // the same body calling the function on its parent class (even with a file named `base`), or on something no candidate is named after, keeps the facade first
+    const base = candidate('lib/ecto/base.ex', ['  def get_by(queryable, key) do', '    Map.get(queryable, key)', '  end']);
+    for (const receiver of ['base', 'Enum']) {
+      const own = candidate(facade.path, facade.hits.map((h) => h.text.replace('Ecto.Repo.Queryable.get_by', `${receiver}.get_by`)));
+      expect(rank(task, [own, implementation, other, base])[0]!.path).toBe(facade.path);
+    }
+  });
+
   it('ranks code bundled from another project (its own licence, no manifest) below the project\'s own, on the same words', () => {
     const lines = ['static int decNumberToString(decNumber *dn, char *string) {', '  /* format the number as a string */', '  return decToString(dn, string);', '}'];
     const own = candidate('src/jv_dtoa.c', lines);

@@ -8,6 +8,7 @@ import { findCopies } from './copies.js';
 import { bundledCodeOf } from './bundled.js';
 import { CLUSTER, nearStrongFiles } from './cluster.js';
 import { findMissing } from './gaps.js';
+import { findDelegatedSymbols } from './delegates.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
 import { own } from '../../core/records.js';
 
@@ -78,7 +79,12 @@ export function rawScores(input: EvalInput): RawScores {
     // A name defined in many files (a common method name) proves less than a unique one.
     return weight * Math.min(1, idfOf(term, stats) / 5);
   };
-  const definitions = features.map((f) => definitionStrength(f, symbolWeight));
+  // a facade's definition that hands the call to another candidate's counts there, not here
+  const delegated = findDelegatedSymbols(candidates, features.map((f) => f.defines), facts);
+  const definitions = features.map((f, i) => {
+    const handed = delegated.get(i);
+    return definitionStrength(handed ? { ...f, defines: f.defines.filter((s) => !handed.has(s)) } : f, symbolWeight);
+  });
   const raws = features.map((f, i) => combineFeatures(f, definitions[i]!));
   const copies = new Set(findCopies(candidates, plan.keywords));
   for (const i of copies) raws[i]! *= ANCHOR.copy;
