@@ -69,6 +69,8 @@ describe('paths', () => {
     // declarations kept in the repository are written by hand; emitted ones sit in a build directory
     for (const typings of ['index.d.ts', 'index.d.cts', 'types/index.d.ts', 'src/env.d.mts']) expect(fileKindOf(typings)).toBe('declaration');
     expect(fileKindOf('dist/index.d.ts')).toBe('generated');
+    // project files an IDE writes: Xcode's project and schemes (inside an example or not), IntelliJ's modules
+    for (const ide of ['Alamofire.xcodeproj/project.pbxproj', 'Example/iOS Example.xcodeproj/project.pbxproj', 'Alamofire.xcodeproj/xcshareddata/xcschemes/Alamofire iOS.xcscheme', 'Alamofire.xcworkspace/contents.xcworkspacedata', 'okhttp.iml']) expect(fileKindOf(ide), ide).toBe('generated');
     expect(fileKindOf('examples/basic.go')).toBe('example');
     expect(fileKindOf('.github/workflows/ci.yml')).toBe('tooling');
     // the forms issues and pull requests are filed through: every task's scaffolding, no code
