@@ -69,6 +69,10 @@ describe('paths', () => {
     // declarations kept in the repository are written by hand; emitted ones sit in a build directory
     for (const typings of ['index.d.ts', 'index.d.cts', 'types/index.d.ts', 'src/env.d.mts']) expect(fileKindOf(typings)).toBe('declaration');
     expect(fileKindOf('dist/index.d.ts')).toBe('generated');
+    // where generators write: ANTLR's Go target split by hand carries no "Code generated" line, only its directory says so
+    for (const out of ['tools/goctl/api/parser/g4/gen/api/apiparser_parser4.go', 'src/__generated__/UserQuery.graphql.ts', 'api/generated/models.py', 'thrift/gen-py/service/ttypes.py', 'gen/go/user/v1/user.pb.validate.go']) expect(fileKindOf(out), out).toBe('generated');
+    // a command named gen is its own source; `generator/` and `genesis/` are no output directories
+    for (const code of ['cmd/gen/main.go', 'tools/cmd/gen/main.go', 'src/generator/emit.ts', 'src/genesis/block.go']) expect(fileKindOf(code), code).toBe('code');
     // project files an IDE writes: Xcode's project and schemes (inside an example or not), IntelliJ's modules
     for (const ide of ['Alamofire.xcodeproj/project.pbxproj', 'Example/iOS Example.xcodeproj/project.pbxproj', 'Alamofire.xcodeproj/xcshareddata/xcschemes/Alamofire iOS.xcscheme', 'Alamofire.xcworkspace/contents.xcworkspacedata', 'okhttp.iml']) expect(fileKindOf(ide), ide).toBe('generated');
     expect(fileKindOf('examples/basic.go')).toBe('example');
