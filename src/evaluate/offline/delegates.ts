@@ -12,8 +12,8 @@ const SELF = new Set(['self', 'this', 'super', 'cls', 'base', 'parent', 'static'
 
 /**
  * Definitions that only hand the call on: a function or method named like a symbol the task
- * names whose body calls the same name on another object (`fun processResponse(…) {
- * RealEventSource(…).processResponse(response) }`, `def get_by(…), do:
+ * names whose body calls the same name on another object (`fun processResponse(…) { val
+ * eventSource = RealEventSource(…); eventSource.processResponse(response) }`, `def get_by(…) do
  * Ecto.Repo.Queryable.get_by(…)`, Go's `func Unmarshal(…) { return defaultUnmarshaler.Unmarshal(…) }`),
  * where that object is named like another candidate that defines the symbol too. The facade's
  * definition is a pointer to that file, not the behaviour a task about the symbol is about:
@@ -57,6 +57,8 @@ function delegateReceivers(candidate: Candidate, symbol: string, facts: FileFact
   return receivers;
 }
 
+/** Patterns kept per symbol, at most this many (a long-lived server sees many tasks' symbols). */
+const MAX_KEPT = 500;
 const calls = new Map<string, RegExp>();
 
 /** `Receiver.symbol(`, `Mod::symbol(`, `$obj->symbol(`: the receiver as written (a dotted chain). */
@@ -65,6 +67,7 @@ function callOn(symbol: string): RegExp {
   if (!found) {
     const name = symbol.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     found = new RegExp(`(?<![\\w$.])(\\$?[A-Za-z_][\\w$]*(?:(?:\\.|::|->)[A-Za-z_][\\w$]*)*)\\s*(?:\\.|::|->)\\s*${name}!?\\s*\\(`, 'g');
+    if (calls.size >= MAX_KEPT) calls.clear();
     calls.set(symbol, found);
   }
   return found;

@@ -79,7 +79,7 @@ export function rawScores(input: EvalInput): RawScores {
     // A name defined in many files (a common method name) proves less than a unique one.
     return weight * Math.min(1, idfOf(term, stats) / 5);
   };
-  // a facade's definition that hands the call to another candidate's counts there, not here
+  // a facade's definition that hands the call on to another candidate counts there, not here
   const delegated = findDelegatedSymbols(candidates, features.map((f) => f.defines), facts);
   const definitions = features.map((f, i) => {
     const handed = delegated.get(i);
