@@ -76,13 +76,14 @@ export function refineQuery(input: RefineInput): RefineResult {
   const kept = ranked.filter((s) => s.relevance >= threshold).length;
   const critical = gaps.filter((g) => g.kind !== 'symbol' || g.from !== undefined);
   const newLeads = symbols.length > query.symbols.length || paths.length > query.paths.length || borrowed.length > 0;
-  if (input.cycle >= input.maxCycles) return { next, gaps, closed, ...near, stop: true, why: 'max cycles reached' };
-  if (kept >= DEFAULTS.enoughFiles && critical.length === 0) return { next, gaps, closed, ...near, stop: true, why: `${kept} files ≥ threshold, no critical gap` };
-  if (!newLeads) return { next, gaps, closed, ...near, stop: true, why: 'no new leads' };
+  const result = { next, gaps, closed, ...near };
+  if (input.cycle >= input.maxCycles) return { ...result, stop: true, why: 'max cycles reached' };
+  if (kept >= DEFAULTS.enoughFiles && critical.length === 0) return { ...result, stop: true, why: `${kept} files ≥ threshold, no critical gap` };
+  if (!newLeads) return { ...result, stop: true, why: 'no new leads' };
   // A refined search that moved neither the head of the ranking nor which files pass drew its
   // leads from the same files as the one before: the next would mostly search what this one did.
-  if (input.previous && input.previous.length > 0 && settled(input.previous, ranked, threshold)) return { next, gaps, closed, ...near, stop: true, why: 'the last search changed no leading file' };
-  return { next, gaps, closed, ...near, stop: false, why: `${critical.length} gaps to search` };
+  if (input.previous && input.previous.length > 0 && settled(input.previous, ranked, threshold)) return { ...result, stop: true, why: 'the last search changed no leading file' };
+  return { ...result, stop: false, why: `${critical.length} gaps to search` };
 }
 
 /** The same files lead, in the same order, and the same files reach the threshold. */

@@ -1,3 +1,4 @@
+import { basenameOf } from '../../core/files.js';
 import { wholeTerm } from '../../core/text.js';
 import type { Candidate, FileFacts } from '../../core/types.js';
 
@@ -22,7 +23,11 @@ const SELF = new Set(['self', 'this', 'super', 'cls', 'base', 'parent', 'static'
 export function findDelegatedSymbols(candidates: readonly Candidate[], defines: readonly (readonly string[])[], facts: ReadonlyMap<string, FileFacts>): Map<number, Set<string>> {
   const definers = new Map<string, number[]>();
   defines.forEach((symbols, i) => {
-    for (const symbol of symbols) definers.set(symbol, [...(definers.get(symbol) ?? []), i]);
+    for (const symbol of symbols) {
+      const files = definers.get(symbol);
+      if (files) files.push(i);
+      else definers.set(symbol, [i]);
+    }
   });
   const found = new Map<number, Set<string>>();
   definers.forEach((files, symbol) => {
@@ -44,11 +49,12 @@ function delegateReceivers(candidate: Candidate, symbol: string, facts: FileFact
   for (const def of facts?.defs ?? []) if (def.name === symbol && def.end - def.start <= BODY_LINES) bodies.set(def.start, def.end);
   for (const hit of candidate.hits) if (!bodies.has(hit.line) && startsDefinition(hit.text, symbol)) bodies.set(hit.line, hit.line + BODY_LINES);
   if (bodies.size === 0) return [];
+  const spans = [...bodies];
   const call = callOn(symbol);
   const receivers: string[] = [];
   for (const hit of candidate.hits) {
     // the body: the definition's line (an expression body) and the few after it
-    if (![...bodies].some(([first, last]) => hit.line >= first && hit.line <= last)) continue;
+    if (!spans.some(([first, last]) => hit.line >= first && hit.line <= last)) continue;
     for (const match of hit.text.matchAll(call)) {
       const receiver = match[1]!.split(/\.|::|->/).pop()!;
       if (!SELF.has(receiver.replace(/^\$/, ''))) receivers.push(receiver);
@@ -82,7 +88,7 @@ function startsDefinition(text: string, symbol: string): boolean {
 
 /** Whether a receiver names the file: one of receiver and file name holds the other (`eventSource` and `RealEventSource.kt`). */
 function namesFile(receiver: string, path: string): boolean {
-  const base = path.slice(path.lastIndexOf('/') + 1);
+  const base = basenameOf(path);
   const stem = wholeTerm(base.includes('.') ? base.slice(0, base.indexOf('.')) : base);
   const name = wholeTerm(receiver);
   if (Math.min(stem.length, name.length) < MIN_NAME) return false;
