@@ -36,6 +36,12 @@ describe('planQuery', () => {
     expect(q.symbols).toContain('verifyEmail');
   });
 
+  it("drops what an apostrophe leaves of a negation (don't, doesn't), and keeps a name that holds it", () => {
+    const q = planQuery("Don't infinite loop: the reader doesn't stop, and `isnValid` isn't called");
+    for (const word of ['don', 'doesn', 'isn']) expect(q.keywords).not.toContain(word);
+    expect(q.keywords).toEqual(expect.arrayContaining(['infinit', 'loop', 'reader', 'isnvalid']));
+  });
+
   it('drops the words of a fix report that name no code (fix, fixed), and keeps a name that holds them', () => {
     const q = planQuery('Fix crash when the header value is empty (fixed in fixHeaders)');
     for (const word of ['fix', 'fixe', 'fixed']) expect(q.keywords).not.toContain(word);
