@@ -1,5 +1,5 @@
 import { REDACTED, redactSecrets } from './redact.js';
-import { identifierTerms, identifiersOf, MAX_TASK_CHARS, wholeTerm } from './text.js';
+import { identifierTerms, identifiersOf, isPairTerm, MAX_TASK_CHARS, wholeTerm } from './text.js';
 import type { Query } from './types.js';
 
 export interface ShownRedactor {
@@ -26,7 +26,9 @@ export function createShownRedactor(task: string): ShownRedactor {
   const maskedTerms = new Set([...masked].flatMap((id) => [wholeTerm(id), ...identifierTerms(id)]));
   // Whole words only: a reason lists the terms it matched (`matches akiaplanted…, token`).
   const termWord = maskedTerms.size === 0 ? undefined : new RegExp(`(?<![\\p{L}\\p{N}_$])(?:${[...maskedTerms].filter((t) => t.length >= 4).map(escapeRegExp).join('|') || '(?!)'})(?![\\p{L}\\p{N}_$])`, 'gu');
-  const secretKeyword = (k: string): boolean => maskedTerms.has(k) || redactSecrets(k, { prose: true }) !== k;
+  const secretWord = (k: string): boolean => maskedTerms.has(k) || redactSecrets(k, { prose: true }) !== k;
+  // a pair term (`password swordfish`) is secret when either of its words is
+  const secretKeyword = (k: string): boolean => (isPairTerm(k) ? k.split(' ').some(secretWord) : secretWord(k));
   const text = (line: string): string => {
     let out = redactSecrets(line, { prose: true });
     for (const id of masked) if (out.includes(id)) out = out.split(id).join(REDACTED);

@@ -93,6 +93,24 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
+/**
+ * A pair term: two task words side by side (`read respons` of "read response"), found where they
+ * are two adjacent parts of one identifier (`readResponseHeaders`, `read_response`).
+ */
+export function isPairTerm(term: string): boolean {
+  return term.includes(' ');
+}
+
+/** The pair terms of a text: each two adjacent stemmed parts of an identifier (`partPairs('readResponseHeaders')` → `read respons`, `respons header`). */
+export function partPairs(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(ASCII.test(text) ? ASCII_IDENTIFIER : IDENTIFIER)) {
+    const parts = splitIdentifier(match[0]).filter((p) => p.length >= 2 && !DIGITS.test(p));
+    for (let i = 1; i < parts.length; i++) out.push(`${stem(parts[i - 1]!)} ${stem(parts[i]!)}`);
+  }
+  return out;
+}
+
 /** Identifiers in a text, as written, in order of first appearance. */
 export function identifiersOf(text: string): string[] {
   const seen = new Set<string>();
@@ -102,10 +120,12 @@ export function identifiersOf(text: string): string[] {
 
 /**
  * The fixed string ripgrep searches for a term: a substring of every surface form the term
- * stands for (stems that end in y stand for -ies too, so the y is dropped).
+ * stands for (stems that end in y stand for -ies too, so the y is dropped); a pair term's first word's.
  */
 export function searchPrefix(term: string): string {
-  return term.length > 4 && term.endsWith('y') ? term.slice(0, -1) : term;
+  // a pair term by its first word: rg prints every identifier holding it, and the pair is told there
+  const head = isPairTerm(term) ? term.slice(0, term.indexOf(' ')) : term;
+  return head.length > 4 && head.endsWith('y') ? head.slice(0, -1) : head;
 }
 
 /** True when the identifier looks like code rather than a prose word. */

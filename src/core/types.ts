@@ -8,7 +8,8 @@ import type { ProviderErrorCode } from './errors.js';
 export interface Query {
   /**
    * Normalized search terms (lowercase, light-stemmed identifier parts and whole identifiers,
-   * as produced by `termsOf` in `core/text.ts`). Matched against the same tokenization of file lines.
+   * as produced by `tokenize` in `core/text.ts`), matched against the same tokenization of file
+   * lines; and pair terms (`read respons`: two words, matched as adjacent parts of one identifier).
    */
   keywords: string[];
   /** Importance of each keyword (1 = a code identifier named by the task, ~0.3 = a prose word). */

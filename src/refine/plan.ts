@@ -21,6 +21,15 @@ const WEIGHT = {
 } as const;
 
 /**
+ * Two title words side by side (`read respons`), found only as one identifier's adjacent parts:
+ * what a title identifier's part weighs, as the code writes the two words as one name.
+ */
+const PAIR_WEIGHT = WEIGHT.codePart * WEIGHT.titleBoost;
+
+/** Pair terms taken from the title at most. */
+const MAX_PAIRS = 6;
+
+/**
  * Task → first query. Identifiers (backticked, CamelCase, snake_case, dotted), quoted strings,
  * paths and stack frames come first; salient prose words after, with less weight.
  */
@@ -85,9 +94,10 @@ export function planQuery(task: string): Query {
     .sort((a, b) => b.weight - a.weight || a.index - b.index)
     .slice(0, MAX_KEYWORDS);
 
+  const pairs = titlePairs(title).map((term) => ({ term, weight: PAIR_WEIGHT }));
   return {
-    keywords: keywords.map((k) => k.term),
-    weights: Object.fromEntries(keywords.map((k) => [k.term, roundTo(k.weight, 3)])),
+    keywords: [...keywords, ...pairs].map((k) => k.term),
+    weights: Object.fromEntries([...keywords, ...pairs].map((k) => [k.term, roundTo(k.weight, 3)])),
     literals: mentions.literals.slice(0, 12),
     symbols: [...symbols].slice(0, MAX_SYMBOLS),
     paths: mentions.paths.slice(0, 24),
@@ -95,6 +105,28 @@ export function planQuery(task: string): Query {
     excludes: [],
     focusAreas: [],
   };
+}
+
+/**
+ * Each two prose words of the title side by side (no punctuation between), neither a stopword,
+ * as pair terms (`read respons` of "Read response even if…"): a compound the code may name as
+ * one identifier (`readResponseHeaders`). Words written as code carry their own terms.
+ */
+function titlePairs(title: string): string[] {
+  const out: string[] = [];
+  const words = [...title.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*|\S/gu)].map((m) => m[0]);
+  for (let i = 1; i < words.length && out.length < MAX_PAIRS; i++) {
+    const [a, b] = [words[i - 1]!, words[i]!];
+    if (!isPairWord(a) || !isPairWord(b)) continue;
+    const pair = `${stem(a.toLowerCase())} ${stem(b.toLowerCase())}`;
+    if (!out.includes(pair)) out.push(pair);
+  }
+  return out;
+}
+
+function isPairWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return /^\p{L}{3,}$/u.test(word) && !isCodeLike(word) && !STOPWORDS.has(lower) && !KEYWORDS.has(word);
 }
 
 /**

@@ -4,7 +4,7 @@
  * term, literal or symbol is dropped as a false positive.
  */
 import type { Hit, Query } from '../core/types.js';
-import { identifiersOf, tokenize } from '../core/text.js';
+import { identifiersOf, isPairTerm, partPairs, tokenize } from '../core/text.js';
 
 /** Occurrences counted per keyword per file, so one repetitive file cannot dominate. */
 export const MAX_TERM_FREQ = 50;
@@ -26,11 +26,13 @@ type QueryTerms = Pick<Query, 'keywords' | 'literals' | 'symbols'>;
 /** A function giving the query terms a text (a line, an identifier) holds, or undefined when it holds none. */
 export function createLineMatcher(query: QueryTerms): LineMatcher {
   const wanted = new Set(query.keywords);
+  const pairs = query.keywords.some(isPairTerm);
   const literals = query.literals.filter((l) => l !== '').map((l) => ({ literal: l, lower: l.toLowerCase() }));
   const symbols = query.symbols.map((symbol) => ({ symbol, plain: PLAIN_IDENTIFIER.test(symbol) }));
   return (text) => {
     const keywords = new Map<string, number>();
     for (const token of tokenize(text)) if (wanted.has(token)) keywords.set(token, (keywords.get(token) ?? 0) + 1);
+    if (pairs) for (const pair of partPairs(text)) if (wanted.has(pair)) keywords.set(pair, (keywords.get(pair) ?? 0) + 1);
     const lower = literals.length > 0 ? text.toLowerCase() : '';
     const foundLiterals = literals.filter((l) => lower.includes(l.lower)).map((l) => l.literal);
     const foundSymbols = symbols.length > 0 ? symbols.filter((s) => hasSymbol(text, s.symbol, s.plain)).map((s) => s.symbol) : [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidate, SearchStats } from '../../src/core/types.js';
-import { tokenize } from '../../src/core/text.js';
+import { partPairs, tokenize } from '../../src/core/text.js';
+import { computeFeatures } from '../../src/evaluate/offline/features.js';
 import { scoreOffline } from '../../src/evaluate/offline/index.js';
 import { nearStrongFiles } from '../../src/evaluate/offline/cluster.js';
 import type { Score } from '../../src/core/types.js';
@@ -47,6 +48,23 @@ describe('offline evaluator', () => {
     const ranked = rank('Where is verifyEmail implemented?', [...callers, definer]);
     expect(ranked[0]!.path).toBe('src/auth/verify.ts');
     expect(ranked[0]!.reason).toContain('defines verifyEmail');
+  });
+
+  it('ranks the file that joins the title\'s two words into one name above one holding them apart, and takes nothing from the latter', () => {
+    const withPairs = (c: Candidate): Candidate => {
+      for (const h of c.hits) for (const p of partPairs(h.text)) c.termFreq[p] = (Object.hasOwn(c.termFreq, p) ? c.termFreq[p]! : 0) + 1;
+      return c;
+    };
+    const task = 'Read response even if failed sending request headers';
+    const apart = withPairs(candidate('src/Exchange.kt', ['fun read(sink: Buffer) = response.headers', 'if (failed) request.send()', 'val headers = response.headers', 'sending(request)']));
+    const joined = withPairs(candidate('src/Http1Codec.kt', ['override fun readResponseHeaders(expectContinue: Boolean): Response.Builder', 'fun writeRequestHeaders(request: Request) {']));
+    const ranked = rank(task, [apart, joined]);
+    expect(ranked.map((s) => s.path)).toEqual(['src/Http1Codec.kt', 'src/Exchange.kt']);
+    // the pairs count where found and are never missing: the file holding every word apart covers the whole task
+    const plan = planQuery(task);
+    const ctx = { plan, query: plan, stats: statsFor([apart, joined]), facts: new Map(), literalCounts: new Map(), mentionCounts: new Map() };
+    expect(computeFeatures(apart, ctx).coverage).toBeCloseTo(1, 5);
+    expect(computeFeatures(joined, ctx).matched).toContain('read respons');
   });
 
   it('ranks a file named by path in a stack trace first', () => {

@@ -99,5 +99,9 @@ describe.runIf(existsSync(BIN))('secrets pasted into the task', () => {
     expect(query.symbols).toEqual(['[REDACTED]', 'loginUser']);
     expect(query.literals).toEqual(['[REDACTED]']);
     expect(shown.text('where is Hunter2Planted defined? matches hunter2planted, login')).toBe('where is [REDACTED] defined? matches [REDACTED], login');
+    // a pair term holding it (two words side by side) is hidden, and never kept between runs
+    const paired = { keywords: ['login fail', 'hunter2planted set', 'set hunter2planted'], literals: [], symbols: [] };
+    expect(shown.query(paired).keywords).toEqual(['login fail']);
+    expect(shown.secretTerms(paired)).toEqual(['hunter2planted set', 'set hunter2planted']);
   });
 });

@@ -42,6 +42,18 @@ describe('planQuery', () => {
     expect(q.keywords).toEqual(expect.arrayContaining(['infinit', 'loop', 'reader', 'isnvalid']));
   });
 
+  it('pairs the title\'s adjacent prose words as terms the code may join into one name, and no others', () => {
+    const q = planQuery('Read response even if failed sending request headers\n\nThe parser reads response bodies twice.');
+    expect(q.keywords).toEqual(expect.arrayContaining(['read respons', 'fail send', 'send request', 'request header']));
+    // a stopword (`even`, `if`) breaks a pair; the body's words pair with nothing
+    for (const pair of ['respons even', 'even if', 'pars read', 'respons bodi']) expect(q.keywords).not.toContain(pair);
+    // weighed as a title identifier's part, above the title's prose words
+    expect(q.weights['read respons']).toBeGreaterThan(q.weights['read']!);
+    // punctuation, code and short words break pairs
+    const split = planQuery('Self-terminating `readBody` in compressed, websocket io messages');
+    expect(split.keywords.filter((k) => k.includes(' '))).toEqual([]);
+  });
+
   it('drops the words of a fix report that name no code (fix, fixed), and keeps a name that holds them', () => {
     const q = planQuery('Fix crash when the header value is empty (fixed in fixHeaders)');
     for (const word of ['fix', 'fixe', 'fixed']) expect(q.keywords).not.toContain(word);

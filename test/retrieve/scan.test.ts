@@ -48,6 +48,17 @@ describe('scanTerms', () => {
     expect(found['src/a.ts']?.termFreq).toEqual({ pars: 3, config: 2 });
   });
 
+  it('counts a pair term where its two words are adjacent parts of one identifier, scanned alone', async () => {
+    // `read respons` of a title's "read response": readResponseHeaders and READ_RESPONSE, not responseRead, readBody or a comment's words
+    const r = repo({
+      'codec.kt': 'fun readResponseHeaders() = READ_RESPONSE\nval responseRead = 1\n',
+      'other.kt': 'fun readBody() = response\n// read response here\n',
+    });
+    const found = await scan(r.root, { keywords: ['read respons'] });
+    expect(Object.keys(found)).toEqual(['codec.kt']);
+    expect(found['codec.kt']?.termFreq).toEqual({ 'read respons': 2 });
+  });
+
   it('reads each identifier again as it was read the first time, in any script and however far apart', async () => {
     // identifiers repeat: the later ones are known by their bytes, and must count as the first did
     const line = 'проверитьПочту(почта) parseConfig cafeParse PARSE_CONFIG\n';

@@ -1,5 +1,5 @@
 import { fileKindOf, type FileKind } from '../../core/files.js';
-import { tokenize, wholeTerm } from '../../core/text.js';
+import { isPairTerm, partPairs, tokenize, wholeTerm } from '../../core/text.js';
 import type { Candidate, FileFacts, Query, SearchStats } from '../../core/types.js';
 import { isDefinitionLine } from '../../core/definitions.js';
 import { own } from '../../core/records.js';
@@ -71,9 +71,10 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   const { plan, query, stats } = ctx;
   const facts = ctx.facts.get(candidate.path);
   const base = candidate.path.slice(candidate.path.lastIndexOf('/') + 1);
-  const baseTerms = new Set(tokenize(base.replace(/\.[^.]+$/, '')));
+  const baseName = base.replace(/\.[^.]+$/, '');
+  const baseTerms = new Set([...tokenize(baseName), ...partPairs(baseName)]);
   const dirTerms = new Set(tokenize(candidate.path.slice(0, candidate.path.length - base.length)));
-  const defTerms = new Set(facts ? facts.defs.flatMap((d) => tokenize(d.name)) : []);
+  const defTerms = new Set(facts ? facts.defs.flatMap((d) => [...tokenize(d.name), ...partPairs(d.name)]) : []);
   const lengthNorm = 1 - B + B * (candidate.size / Math.max(stats.avgSize, 1));
 
   let lexical = 0;
@@ -85,7 +86,8 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   for (const term of plan.keywords) {
     const weight = own(plan.weights, term) ?? 0.2;
     const idf = idfOf(term, stats);
-    totalMass += weight * idf;
+    // a pair's words are keywords of their own: found together it adds, missing it takes nothing away
+    if (!isPairTerm(term)) totalMass += weight * idf;
     let tf = own(candidate.termFreq, term) ?? 0;
     if (baseTerms.has(term)) tf += FIELD_TF.basename;
     else if (dirTerms.has(term)) tf += FIELD_TF.directory;
