@@ -39,7 +39,7 @@ export function createShownRedactor(task: string): ShownRedactor {
     query(query) {
       const out = { ...query };
       if (query.keywords) out.keywords = query.keywords.filter((k) => !secretKeyword(k));
-      if (query.weights) out.weights = Object.fromEntries(Object.entries(query.weights).filter(([k]) => !maskedTerms.has(k)));
+      if (query.weights) out.weights = Object.fromEntries(Object.entries(query.weights).filter(([k]) => !secretKeyword(k)));
       for (const field of ['symbols', 'literals', 'paths', 'patterns'] as const) {
         const items = query[field];
         if (items) out[field] = [...new Set(items.map(text))];

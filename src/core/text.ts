@@ -155,8 +155,8 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'following follow example examples e g eg ie etc work works working happen happens happened try tried see shown show shows ' +
     'one two three new make makes made one able unable case cases possible correct correctly wrong really something anything nothing ' +
     'however though although since without within across per via whether fix fixes fixed fixing ' +
-    // what an apostrophe leaves of a negation (`don't` → `don`, `t`)
-    'don doesn didn isn aren wasn weren won wouldn shouldn couldn hasn haven hadn ain mustn needn'
+    // what an apostrophe leaves of a negation (`don't` → `don`, `t`); not `won`, a word of its own
+    'don doesn didn isn aren wasn weren wouldn shouldn couldn hasn haven hadn ain mustn needn'
   ).split(/\s+/),
 );
 

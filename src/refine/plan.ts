@@ -94,7 +94,8 @@ export function planQuery(task: string): Query {
     .sort((a, b) => b.weight - a.weight || a.index - b.index)
     .slice(0, MAX_KEYWORDS);
 
-  const pairs = titlePairs(title).map((term) => ({ term, weight: PAIR_WEIGHT }));
+  // not in a URL or an example: a page's or the reporter's own names
+  const pairs = titlePairs(title, (index) => isWeak(index) || isNoise(index)).map((term) => ({ term, weight: PAIR_WEIGHT }));
   return {
     keywords: [...keywords, ...pairs].map((k) => k.term),
     weights: Object.fromEntries([...keywords, ...pairs].map((k) => [k.term, roundTo(k.weight, 3)])),
@@ -112,21 +113,22 @@ export function planQuery(task: string): Query {
  * as pair terms (`read respons` of "Read response even if…"): a compound the code may name as
  * one identifier (`readResponseHeaders`). Words written as code carry their own terms.
  */
-function titlePairs(title: string): string[] {
+function titlePairs(title: string, skip: (index: number) => boolean): string[] {
   const out: string[] = [];
-  const words = [...title.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*|\S/gu)].map((m) => m[0]);
+  const words = [...title.matchAll(/[\p{L}_$][\p{L}\p{M}\p{N}_$]*|\S/gu)];
   for (let i = 1; i < words.length && out.length < MAX_PAIRS; i++) {
-    const [a, b] = [words[i - 1]!, words[i]!];
-    if (!isPairWord(a) || !isPairWord(b)) continue;
+    const [a, b] = [words[i - 1]![0], words[i]![0]];
+    if (!isPairWord(a) || !isPairWord(b) || skip(words[i - 1]!.index) || skip(words[i]!.index)) continue;
     const pair = `${stem(a.toLowerCase())} ${stem(b.toLowerCase())}`;
     if (!out.includes(pair)) out.push(pair);
   }
   return out;
 }
 
+/** A prose word of ASCII letters: the content scan's patterns read identifiers in ASCII, and a pair must be found alone as with its words. */
 function isPairWord(word: string): boolean {
   const lower = word.toLowerCase();
-  return /^\p{L}{3,}$/u.test(word) && !isCodeLike(word) && !STOPWORDS.has(lower) && !KEYWORDS.has(word);
+  return /^[A-Za-z]{3,}$/.test(word) && !isCodeLike(word) && !STOPWORDS.has(lower) && !KEYWORDS.has(lower);
 }
 
 /**

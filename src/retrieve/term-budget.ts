@@ -112,9 +112,18 @@ export function boundTerms(terms: ScanTerms, load: TermLoad, listed: number, max
   const density = (key: TermKey): number => (load.occurrences.get(key) ?? 0) / sampled;
   const leftOut: Bounded['leftOut'] = [];
   let total = 0;
+  // Keywords of one search prefix (a pair term and its first word) make rg print the same
+  // identifiers: charged once, and kept or left out together.
+  const decided = new Map<string, boolean>();
   for (const [key, term] of termsOf(terms).sort(([a], [b]) => density(a) - density(b))) {
-    if (total + density(key) <= maxDensity) total += density(key);
-    else leftOut.push({ key, ...term, docFreq: Math.min(listed, Math.round(((load.files.get(key) ?? 0) / sampled) * listed)) });
+    const printed = term.kind === 'keywords' ? `k:${searchPrefix(term.value)}` : key;
+    let kept = decided.get(printed);
+    if (kept === undefined) {
+      kept = total + density(key) <= maxDensity;
+      if (kept) total += density(key);
+      decided.set(printed, kept);
+    }
+    if (!kept) leftOut.push({ key, ...term, docFreq: Math.min(listed, Math.round(((load.files.get(key) ?? 0) / sampled) * listed)) });
   }
   // in the order the query gave them: the scan's patterns are built in that order
   return { kept: withoutKeys(terms, new Set(leftOut.map((t) => t.key))), leftOut };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidate, SearchStats } from '../../src/core/types.js';
 import { partPairs, tokenize } from '../../src/core/text.js';
-import { computeFeatures } from '../../src/evaluate/offline/features.js';
+import { computeFeatures, idfOf } from '../../src/evaluate/offline/features.js';
 import { scoreOffline } from '../../src/evaluate/offline/index.js';
 import { nearStrongFiles } from '../../src/evaluate/offline/cluster.js';
 import type { Score } from '../../src/core/types.js';
@@ -65,6 +65,17 @@ describe('offline evaluator', () => {
     const ctx = { plan, query: plan, stats: statsFor([apart, joined]), facts: new Map(), literalCounts: new Map(), mentionCounts: new Map() };
     expect(computeFeatures(apart, ctx).coverage).toBeCloseTo(1, 5);
     expect(computeFeatures(joined, ctx).matched).toContain('read respons');
+    // and it is no word of the task's own: coverage stays a share of them
+    const named = withPairs(candidate('src/ReadResponse.kt', ['class ReadResponse']));
+    expect(computeFeatures(named, { ...ctx, stats: statsFor([apart, joined, named]) }).coverage).toBeLessThanOrEqual(1);
+    expect(computeFeatures(joined, ctx).coverage).toBeLessThanOrEqual(1);
+    // rare as a pair is (one file of 200), it weighs no more than its commoner word (in 150)
+    const stats = { totalFiles: 200, avgSize: 100, docFreq: { read: 150, respons: 40, 'read respons': 1 }, skipped: {} };
+    const lone: Candidate = { ...candidate('src/Lone.kt', ['x']), termFreq: { 'read respons': 1 }, size: 100 };
+    const lexical = computeFeatures(lone, { ...ctx, stats }).lexical;
+    const weight = plan.weights['read respons']!;
+    expect(lexical).toBeCloseTo(weight * idfOf('read', stats), 5);
+    expect(lexical).toBeLessThan(weight * idfOf('read respons', stats));
   });
 
   it('ranks a file named by path in a stack trace first', () => {

@@ -99,9 +99,20 @@ describe.runIf(existsSync(BIN))('secrets pasted into the task', () => {
     expect(query.symbols).toEqual(['[REDACTED]', 'loginUser']);
     expect(query.literals).toEqual(['[REDACTED]']);
     expect(shown.text('where is Hunter2Planted defined? matches hunter2planted, login')).toBe('where is [REDACTED] defined? matches [REDACTED], login');
-    // a pair term holding it (two words side by side) is hidden, and never kept between runs
-    const paired = { keywords: ['login fail', 'hunter2planted set', 'set hunter2planted'], literals: [], symbols: [] };
-    expect(shown.query(paired).keywords).toEqual(['login fail']);
-    expect(shown.secretTerms(paired)).toEqual(['hunter2planted set', 'set hunter2planted']);
+  });
+});
+
+describe('a secret in a pair term', () => {
+  it('hides the title\'s pair that holds a secret word, its weight too, and never keeps it between runs', async () => {
+    const { createShownRedactor } = await import('../../src/core/redact-query.js');
+    const { planQuery } = await import('../../src/refine/plan.js');
+    const task = 'Login broken since password: Swordfishsecret breaking login';
+    const plan = planQuery(task);
+    expect(plan.keywords).toContain('swordfishsecret break');
+    const shown = createShownRedactor(task).query(plan);
+    expect(shown.keywords.filter((k) => k.includes('swordfish'))).toEqual([]);
+    expect(Object.keys(shown.weights).filter((k) => k.includes('swordfish'))).toEqual([]);
+    expect(shown.keywords).toContain('login broken');
+    expect(createShownRedactor(task).secretTerms(plan)).toContain('swordfishsecret break');
   });
 });

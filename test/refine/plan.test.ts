@@ -52,6 +52,9 @@ describe('planQuery', () => {
     // punctuation, code and short words break pairs
     const split = planQuery('Self-terminating `readBody` in compressed, websocket io messages');
     expect(split.keywords.filter((k) => k.includes(' '))).toEqual([]);
+    // words outside ASCII (the scan reads identifiers in ASCII), a URL's words and a language keyword pair with nothing
+    const other = planQuery('Проверить почту fails: résumé parsing, String interpolation, https://example.com/docs/parser errors');
+    expect(other.keywords.filter((k) => k.includes(' '))).toEqual([]);
   });
 
   it('drops the words of a fix report that name no code (fix, fixed), and keeps a name that holds them', () => {

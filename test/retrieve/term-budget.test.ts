@@ -47,6 +47,18 @@ describe('boundTerms', () => {
     expect(bounded.leftOut).toEqual([{ key: 'k:valu', kind: 'keywords', value: 'valu', docFreq: 900 }]);
   });
 
+  it('charges a pair term and its first word once (rg prints the same identifiers for both), and keeps or leaves out both', () => {
+    const paired: TermLoad = {
+      sampled: 10,
+      occurrences: new Map([['k:config', 300], ['k:config pars', 300], ['k:nam', 400], ['k:valu', 450], ['k:valu nam', 450]]),
+      files: new Map([['k:config', 9], ['k:config pars', 1], ['k:nam', 8], ['k:valu', 9], ['k:valu nam', 2]]),
+    };
+    // 30 + 40 a file fit in 75, charged a pair apart they would not; `valu` (45 more) does not, and its pair goes with it
+    const bounded = boundTerms(terms({ keywords: ['config', 'nam', 'valu', 'config pars', 'valu nam'] }), paired, 1000, 75);
+    expect(bounded.kept).toEqual(terms({ keywords: ['config', 'nam', 'config pars'] }));
+    expect(bounded.leftOut.map((t) => t.value).sort()).toEqual(['valu', 'valu nam']);
+  });
+
   it('leaves nothing out when every term fits', () => {
     const all = terms({ keywords: ['valu', 'config', 'nam'], symbols: ['parseConfig'] });
     expect(boundTerms(all, load, 1000, 200)).toEqual({ kept: all, leftOut: [] });

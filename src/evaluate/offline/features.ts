@@ -85,7 +85,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   // their callers, but scoring with them would let those files vote for themselves.
   for (const term of plan.keywords) {
     const weight = own(plan.weights, term) ?? 0.2;
-    const idf = idfOf(term, stats);
+    const idf = isPairTerm(term) ? pairIdf(term, stats) : idfOf(term, stats);
     // a pair's words are keywords of their own: found together it adds, missing it takes nothing away
     if (!isPairTerm(term)) totalMass += weight * idf;
     let tf = own(candidate.termFreq, term) ?? 0;
@@ -95,7 +95,8 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     if (tf <= 0) continue;
     const mass = weight * idf;
     lexical += (mass * (tf * (K1 + 1))) / (tf + K1 * lengthNorm);
-    matchedMass += mass;
+    // coverage stays the share of the task's words found: a pair adds to the match, not to it
+    if (!isPairTerm(term)) matchedMass += mass;
     matched.push({ term, mass });
   }
 
@@ -130,6 +131,15 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     barrel: facts !== undefined && facts.defs.length === 0 && facts.imports.length > 0,
     bundled: ctx.bundled?.(candidate.path) ?? false,
   };
+}
+
+/**
+ * A pair's idf: its own, but no more than its commoner word's (as proximity weights are taken in
+ * BM25 with term proximity): rare as the compound is, it says where two task words meet, and
+ * its weight must not let one such name outweigh every word of the task.
+ */
+function pairIdf(term: string, stats: SearchStats): number {
+  return Math.min(idfOf(term, stats), ...term.split(' ').map((word) => idfOf(word, stats)));
 }
 
 /** The file's kind by its path, or generated when its first lines say so (source by its path only). */
