@@ -120,12 +120,14 @@ export function identifiersOf(text: string): string[] {
 
 /**
  * The fixed string ripgrep searches for a term: a substring of every surface form the term
- * stands for (stems that end in y stand for -ies too, so the y is dropped); a pair term's first word's.
+ * stands for (a stem of four letters or more that ends in y stands for -ies too, so the y is
+ * dropped: `cop` for `copy`, `copies`; `fly` keeps it, as `fl` would print nearly everything);
+ * a pair term's first word's.
  */
 export function searchPrefix(term: string): string {
   // a pair term by its first word: rg prints every identifier holding it, and the pair is told there
   const head = isPairTerm(term) ? term.slice(0, term.indexOf(' ')) : term;
-  return head.length > 4 && head.endsWith('y') ? head.slice(0, -1) : head;
+  return head.length > 3 && head.endsWith('y') ? head.slice(0, -1) : head;
 }
 
 /** True when the identifier looks like code rather than a prose word. */

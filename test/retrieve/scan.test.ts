@@ -48,6 +48,12 @@ describe('scanTerms', () => {
     expect(found['src/a.ts']?.termFreq).toEqual({ pars: 3, config: 2 });
   });
 
+  it('counts a four-letter stem ending in y in its -ies form too (copy: copies, copyFile)', async () => {
+    const r = repo({ 'a.ts': 'const copies = copyFile(bodies);\n' });
+    const found = await scan(r.root, { keywords: ['copy', 'body'] });
+    expect(found['a.ts']?.termFreq).toEqual({ copy: 2, body: 1 });
+  });
+
   it('counts a pair term where its two words are adjacent parts of one identifier, scanned alone', async () => {
     // `read respons` of a title's "read response": readResponseHeaders and READ_RESPONSE, not responseRead, readBody or a comment's words
     const r = repo({
