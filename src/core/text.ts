@@ -76,11 +76,17 @@ export function wholeTerm(identifier: string): string {
 
 const DIGITS = /^\p{N}+$/u;
 
+/** An identifier's parts as terms: those of two characters or more and not all digits, stemmed. */
+function partTerms(identifier: string): string[] {
+  return splitIdentifier(identifier)
+    .filter((p) => p.length >= 2 && !DIGITS.test(p))
+    .map(stem);
+}
+
 /** Terms of one identifier: its whole form (when it has several parts) and its stemmed parts. */
 export function identifierTerms(identifier: string): string[] {
-  const parts = splitIdentifier(identifier).filter((p) => p.length >= 2 && !DIGITS.test(p));
-  const terms = parts.map(stem);
-  if (parts.length > 1) terms.unshift(wholeTerm(identifier));
+  const terms = partTerms(identifier);
+  if (terms.length > 1) terms.unshift(wholeTerm(identifier));
   return terms;
 }
 
@@ -101,13 +107,22 @@ export function isPairTerm(term: string): boolean {
   return term.includes(' ');
 }
 
-/** The pair terms of a text: each two adjacent stemmed parts of an identifier (`partPairs('readResponseHeaders')` → `read respons`, `respons header`). */
-export function partPairs(text: string): string[] {
+/**
+ * `tokenize`'s terms, then the pair terms: each two adjacent parts of an identifier
+ * (`readResponseHeaders` → …, `read respons`, `respons header`), each identifier cut once.
+ */
+export function termsWithPairs(text: string): string[] {
   const out: string[] = [];
+  const pairs: string[] = [];
   for (const match of text.matchAll(ASCII.test(text) ? ASCII_IDENTIFIER : IDENTIFIER)) {
-    const parts = splitIdentifier(match[0]).filter((p) => p.length >= 2 && !DIGITS.test(p));
-    for (let i = 1; i < parts.length; i++) out.push(`${stem(parts[i - 1]!)} ${stem(parts[i]!)}`);
+    const parts = partTerms(match[0]);
+    if (parts.length > 1) out.push(wholeTerm(match[0]));
+    for (let i = 0; i < parts.length; i++) {
+      out.push(parts[i]!);
+      if (i > 0) pairs.push(`${parts[i - 1]} ${parts[i]}`);
+    }
   }
+  for (const pair of pairs) out.push(pair);
   return out;
 }
 

@@ -4,7 +4,7 @@
  * term, literal or symbol is dropped as a false positive.
  */
 import type { Hit, Query } from '../core/types.js';
-import { identifiersOf, isPairTerm, partPairs, tokenize } from '../core/text.js';
+import { identifiersOf, isPairTerm, termsWithPairs, tokenize } from '../core/text.js';
 
 /** Occurrences counted per keyword per file, so one repetitive file cannot dominate. */
 export const MAX_TERM_FREQ = 50;
@@ -31,8 +31,7 @@ export function createLineMatcher(query: QueryTerms): LineMatcher {
   const symbols = query.symbols.map((symbol) => ({ symbol, plain: PLAIN_IDENTIFIER.test(symbol) }));
   return (text) => {
     const keywords = new Map<string, number>();
-    for (const token of tokenize(text)) if (wanted.has(token)) keywords.set(token, (keywords.get(token) ?? 0) + 1);
-    if (pairs) for (const pair of partPairs(text)) if (wanted.has(pair)) keywords.set(pair, (keywords.get(pair) ?? 0) + 1);
+    for (const token of pairs ? termsWithPairs(text) : tokenize(text)) if (wanted.has(token)) keywords.set(token, (keywords.get(token) ?? 0) + 1);
     const lower = literals.length > 0 ? text.toLowerCase() : '';
     const foundLiterals = literals.filter((l) => lower.includes(l.lower)).map((l) => l.literal);
     const foundSymbols = symbols.length > 0 ? symbols.filter((s) => hasSymbol(text, s.symbol, s.plain)).map((s) => s.symbol) : [];

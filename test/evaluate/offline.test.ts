@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Candidate, SearchStats } from '../../src/core/types.js';
-import { partPairs, tokenize } from '../../src/core/text.js';
+import { isPairTerm, termsWithPairs, tokenize } from '../../src/core/text.js';
 import { computeFeatures, idfOf } from '../../src/evaluate/offline/features.js';
 import { scoreOffline } from '../../src/evaluate/offline/index.js';
 import { nearStrongFiles } from '../../src/evaluate/offline/cluster.js';
@@ -52,7 +52,7 @@ describe('offline evaluator', () => {
 
   it('ranks the file that joins the title\'s two words into one name above one holding them apart, and takes nothing from the latter', () => {
     const withPairs = (c: Candidate): Candidate => {
-      for (const h of c.hits) for (const p of partPairs(h.text)) c.termFreq[p] = (Object.hasOwn(c.termFreq, p) ? c.termFreq[p]! : 0) + 1;
+      for (const h of c.hits) for (const p of termsWithPairs(h.text).filter(isPairTerm)) c.termFreq[p] = (Object.hasOwn(c.termFreq, p) ? c.termFreq[p]! : 0) + 1;
       return c;
     };
     const task = 'Read response even if failed sending request headers';

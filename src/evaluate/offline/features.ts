@@ -1,5 +1,5 @@
 import { fileKindOf, type FileKind } from '../../core/files.js';
-import { isPairTerm, partPairs, tokenize, wholeTerm } from '../../core/text.js';
+import { isPairTerm, termsWithPairs, tokenize, wholeTerm } from '../../core/text.js';
 import type { Candidate, FileFacts, Query, SearchStats } from '../../core/types.js';
 import { isDefinitionLine } from '../../core/definitions.js';
 import { own } from '../../core/records.js';
@@ -72,9 +72,9 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   const facts = ctx.facts.get(candidate.path);
   const base = candidate.path.slice(candidate.path.lastIndexOf('/') + 1);
   const baseName = base.replace(/\.[^.]+$/, '');
-  const baseTerms = new Set([...tokenize(baseName), ...partPairs(baseName)]);
+  const baseTerms = new Set(termsWithPairs(baseName));
   const dirTerms = new Set(tokenize(candidate.path.slice(0, candidate.path.length - base.length)));
-  const defTerms = new Set(facts ? facts.defs.flatMap((d) => [...tokenize(d.name), ...partPairs(d.name)]) : []);
+  const defTerms = new Set(facts ? facts.defs.flatMap((d) => termsWithPairs(d.name)) : []);
   const lengthNorm = 1 - B + B * (candidate.size / Math.max(stats.avgSize, 1));
 
   let lexical = 0;
@@ -85,9 +85,10 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   // their callers, but scoring with them would let those files vote for themselves.
   for (const term of plan.keywords) {
     const weight = own(plan.weights, term) ?? 0.2;
-    const idf = isPairTerm(term) ? pairIdf(term, stats) : idfOf(term, stats);
+    const pair = isPairTerm(term);
+    const idf = pair ? pairIdf(term, stats) : idfOf(term, stats);
     // a pair's words are keywords of their own: found together it adds, missing it takes nothing away
-    if (!isPairTerm(term)) totalMass += weight * idf;
+    if (!pair) totalMass += weight * idf;
     let tf = own(candidate.termFreq, term) ?? 0;
     if (baseTerms.has(term)) tf += FIELD_TF.basename;
     else if (dirTerms.has(term)) tf += FIELD_TF.directory;
@@ -96,7 +97,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     const mass = weight * idf;
     lexical += (mass * (tf * (K1 + 1))) / (tf + K1 * lengthNorm);
     // coverage stays the share of the task's words found: a pair adds to the match, not to it
-    if (!isPairTerm(term)) matchedMass += mass;
+    if (!pair) matchedMass += mass;
     matched.push({ term, mass });
   }
 
