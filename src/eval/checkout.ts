@@ -30,6 +30,10 @@ export async function prepareCheckout(reposDir: string, repo: string, baseCommit
     const mirror = await locateMirror(reposDir, repo);
     await createClone(mirror, root);
     cloned = true;
+  } else if (!(await isOwnClone(root, gitDir))) {
+    // Reusing it would force a checkout, clean it and delete every ref: someone's branches,
+    // edits and untracked files.
+    throw new CtxloopError('fs_error', `${root} is a git repository not made by ctxloop eval: move it away, or give another --work`);
   }
   const commit = await resolveCommit(root, repo, baseCommit);
   const excluded = await findMissingBlobs(root, commit);
@@ -64,11 +68,32 @@ async function createClone(mirror: string, root: string): Promise<void> {
     // The objects live in the mirror: a gc here has nothing to gain and time to lose.
     ['gc.auto', '0'],
     ['advice.detachedHead', 'false'],
+    [OWN_CLONE_KEY, 'true'],
   ];
   for (const [key, value] of settings) await runGit(['config', key, value], { cwd: temp });
   // Without a remote, a fetch cannot bring back the history after the base.
   await runGit(['remote', 'remove', 'origin'], { cwd: temp });
   await rename(temp, root);
+}
+
+/** Set in the config of every clone eval makes: the mark that it may reset, clean and scrub it. */
+const OWN_CLONE_KEY = 'ctxloop.evalclone';
+
+/**
+ * Whether the repository at `root` is a clone eval made: marked so, or (made before the mark)
+ * shaped as only eval makes them: objects borrowed from a mirror, no remote, sparse checkout and
+ * gc off. Such an unmarked clone is marked now.
+ */
+async function isOwnClone(root: string, gitDir: string): Promise<boolean> {
+  const setting = async (key: string) => (await runGit(['config', '--local', '--get', key], { cwd: root }).catch(() => '')).trim();
+  if ((await setting(OWN_CLONE_KEY)) === 'true') return true;
+  const shaped =
+    (await isFile(join(gitDir, 'objects', 'info', 'alternates'))) &&
+    (await runGit(['remote'], { cwd: root }).catch(() => 'unknown')).trim() === '' &&
+    (await setting('core.sparseCheckout')) === 'true' &&
+    (await setting('gc.auto')) === '0';
+  if (shaped) await runGit(['config', OWN_CLONE_KEY, 'true'], { cwd: root });
+  return shaped;
 }
 
 async function resolveCommit(root: string, repo: string, baseCommit: string): Promise<string> {

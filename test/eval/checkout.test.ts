@@ -58,6 +58,37 @@ describe('prepareCheckout', () => {
     await expect(prepareCheckout(reposDir, 'acme/widget', base, workDir)).resolves.toMatchObject({ cloned: true });
   });
 
+  it("refuses a git repository of the user's under the mirror's name, and leaves its branches, edits and files as they were", async () => {
+    fixture = makeMirror();
+    const { reposDir, workDir, base } = fixture;
+    const root = join(workDir, 'acme+widget');
+    mkdirSync(join(root, 'src'), { recursive: true });
+    git(root, 'init', '-q', '-b', 'main');
+    writeFileSync(join(root, 'src/shared.ts'), 'mine\n');
+    git(root, 'add', '-A');
+    git(root, '-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '-m', 'my work');
+    git(root, 'remote', 'add', 'origin', join(reposDir, 'acme+widget', 'repo'));
+    git(root, 'checkout', '-q', '-b', 'wip');
+    writeFileSync(join(root, 'src/shared.ts'), 'an edit not committed');
+    writeFileSync(join(root, 'notes.txt'), 'untracked');
+    const branches = git(root, 'branch', '--format=%(refname)');
+    await expect(prepareCheckout(reposDir, 'acme/widget', base, workDir)).rejects.toThrow(/acme\+widget is a git repository not made by ctxloop eval/);
+    expect(git(root, 'branch', '--format=%(refname)')).toBe(branches);
+    expect(git(root, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('wip');
+    expect(readFileSync(join(root, 'src/shared.ts'), 'utf8')).toBe('an edit not committed');
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('untracked');
+    expect(git(root, 'remote')).toBe('origin');
+  });
+
+  it('still reuses a clone made before clones were marked, and marks it', async () => {
+    fixture = makeMirror();
+    const { reposDir, workDir, base, later } = fixture;
+    const { root } = await prepareCheckout(reposDir, 'acme/widget', base, workDir);
+    git(root, 'config', '--unset', 'ctxloop.evalclone');
+    await expect(prepareCheckout(reposDir, 'acme/widget', later, workDir)).resolves.toMatchObject({ commit: later, cloned: false });
+    expect(git(root, 'config', '--get', 'ctxloop.evalclone')).toBe('true');
+  });
+
   it('names the repository when the base commit is not in the mirror', async () => {
     fixture = makeMirror();
     await expect(prepareCheckout(fixture.reposDir, 'acme/widget', 'deadbeefdeadbeef', fixture.workDir)).rejects.toThrow(
