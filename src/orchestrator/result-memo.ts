@@ -80,7 +80,7 @@ export async function runMemoized(run: MemoRun, compute: (cache: Cache) => Promi
   }
   const result = await compute({ ...run.cache, flush: async () => {} });
   const now = await state.catch(() => undefined);
-  if (now && now.settled && !run.warned() && !run.signal?.aborted) run.cache.setResult(key, { state: now.fingerprint, result: structuredClone(result) });
+  if (now && now.settled && !run.warned() && !run.signal?.aborted && isResult(result)) run.cache.setResult(key, { state: now.fingerprint, result: structuredClone(result) });
   await run.cache.flush();
   return result;
 }
@@ -131,10 +131,23 @@ async function stateOf(run: MemoRun, takenAt: number): Promise<State> {
   return { fingerprint: hash.digest('hex'), settled };
 }
 
-/** A kept value that reads as a result: a malformed one is a miss. */
+/**
+ * A kept value that reads as a result, its scores and token count numbers a printer can show: a
+ * malformed one is a miss (a score stored as `null` failed every later run that printed it).
+ */
 function isResult(value: unknown): value is RetrieveResult {
   const r = value as Partial<RetrieveResult> | undefined;
-  return typeof r === 'object' && r !== null && Array.isArray(r.files) && Array.isArray(r.candidates) && Array.isArray(r.cycles) && typeof r.tokens === 'number';
+  if (typeof r !== 'object' || r === null || !Array.isArray(r.files) || !Array.isArray(r.candidates) || !Array.isArray(r.cycles)) return false;
+  return isCount(r.tokens) && [...r.files, ...r.candidates].every(isScored);
+}
+
+function isScored(file: unknown): boolean {
+  const f = file as { path?: unknown; score?: unknown } | null;
+  return typeof f === 'object' && f !== null && typeof f.path === 'string' && typeof f.score === 'number' && f.score >= 0 && f.score <= 1;
+}
+
+function isCount(n: unknown): boolean {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
 }
 
 let code: Promise<string> | undefined;

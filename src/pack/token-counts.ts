@@ -45,7 +45,10 @@ export async function createTokenCounts(cache: Cache | undefined, max = MAX_COUN
       const key = createHash('sha1').update(text).digest('hex').slice(0, 16);
       const now = Date.now();
       const kept = counts.get(key);
-      if (kept) {
+      // a count no text of this size can have (0, or more tokens than bytes: every o200k token is
+      // at least one byte) is a cache edited or damaged, and would pass a pack over the budget
+      if (kept && (kept[0] < 1 || kept[0] > Buffer.byteLength(text))) counts.delete(key);
+      else if (kept) {
         if (now - kept[1] > TOUCH_AFTER_MS) {
           kept[1] = now;
           changed();

@@ -118,10 +118,15 @@ export function parseSnapshot(raw: unknown, key: string): Snapshot | undefined {
   if (s.mtimes.length !== n || s.sizes.length !== n || s.ctimes.length !== n || s.inos.length !== n || !s.files.every((f) => typeof f === 'string')) return undefined;
   for (const term of Object.values(s.terms)) {
     if (typeof term !== 'object' || term === null || !Array.isArray(term.f) || typeof term.t !== 'number') return undefined;
-    if (term.n !== undefined && (!Array.isArray(term.n) || term.n.length !== term.f.length)) return undefined;
+    // counts are stored capped at 63 (see buildSnapshot): anything else (a string, 1e308) is not ours
+    if (term.n !== undefined && (!Array.isArray(term.n) || term.n.length !== term.f.length || !term.n.every(isStoredCount))) return undefined;
     if (!term.f.every((i) => Number.isInteger(i) && i >= 0 && i < n)) return undefined;
   }
   return s as Snapshot;
+}
+
+function isStoredCount(n: unknown): boolean {
+  return Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 63;
 }
 
 /** Drops the least recently used terms until the postings fit `MAX_POSTINGS`. */

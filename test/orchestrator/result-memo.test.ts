@@ -3,10 +3,10 @@
  * the same files is answered without a search; an edit, a new file, another option or `--no-cache`
  * recompute; a run over files written moments ago is not kept.
  */
-import { renameSync, statSync, utimesSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheStats } from '../../src/cache/store.js';
+import { cacheFileFor, cacheStats } from '../../src/cache/store.js';
 import type { Logger } from '../../src/core/log.js';
 import type { RetrieveOptions } from '../../src/core/options.js';
 import { retrieve } from '../../src/orchestrator/loop.js';
@@ -68,6 +68,17 @@ describe('the result memo', () => {
     expect(warm).toEqual(cold);
     expect(rg.searches()).toBe(0);
     expect(logger.lines).toContain('result: kept from an earlier run (same task, options and files)');
+  });
+
+  it('takes a kept result whose score is not a number (a damaged store) as a miss, and computes it again', async () => {
+    const { r, rg, options } = await setup();
+    const cold = await retrieve(TASK, options);
+    const store = await cacheFileFor(options.cache as string, r.root);
+    writeFileSync(store, readFileSync(store, 'utf8').replace(/"score":[\d.]+/, '"score":null'));
+    rg.reset();
+    const again = await retrieve(TASK, options);
+    expect(rg.searches()).toBeGreaterThan(0);
+    expect(again.files).toEqual(cold.files);
   });
 
   it("hands each call its own result: one caller's edits to it reach no later call, and a kept result still tells progress `pack`", async () => {

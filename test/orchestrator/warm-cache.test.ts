@@ -143,6 +143,24 @@ describe('a broken cache', () => {
     }
   });
 
+  it('takes no count from a search index holding one that is not a count, and keeps no result scored from it', async () => {
+    const r = billingRepo();
+    const cache = tempDir();
+    const options: RetrieveOptions = { root: r.root, cache, provider: 'offline' };
+    const reference = await retrieve(TASK, { ...options, cache: false });
+    await retrieve('sendInvoice render', options);
+    const index = (await cacheFileFor(cache, r.root)).replace(/\.json$/, '.search.json');
+    for (const forged of ['"1"', '1e308', '-4', '2.5']) {
+      writeFileSync(index, readFileSync(index, 'utf8').replace(/"n":\[(\d+)/g, `"n":[${forged}`));
+      // the same task twice: the second is answered from the result the first kept, if it kept one
+      for (let run = 0; run < 2; run++) {
+        const result = await retrieve(TASK, options);
+        for (const file of [...result.files, ...result.candidates]) expect(Number.isFinite(file.score)).toBe(true);
+        expect(result.files.map((f) => [f.path, f.score])).toEqual(reference.files.map((f) => [f.path, f.score]));
+      }
+    }
+  });
+
   it.runIf(process.platform === 'linux')('is bypassed when a cache file is a FIFO (a read waited on it for ever: retrieve, cache stats and cache clear hung)', async () => {
     const r = billingRepo();
     const cache = tempDir();

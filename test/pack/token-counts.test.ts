@@ -44,6 +44,25 @@ describe('createTokenCounts', () => {
     expect(asked).toEqual(['one']);
   });
 
+  it('counts again where a kept count is one no text of its size has (0, or more tokens than bytes)', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const text = TEXTS[2]!;
+    const cache = await createCache({ dir, root });
+    (await createTokenCounts(cache)).count(text, () => tokenizer.count(text));
+    await cache.flush();
+    const [key] = Object.keys(((await cache.readBlob('tokens')) as { counts: Record<string, unknown> }).counts);
+    for (const forged of [0, 99_999_999]) {
+      const edited = await createCache({ dir, root });
+      edited.writeBlob('tokens', { v: 'o200k_base/1', counts: { [key!]: [forged, Date.now()] } });
+      await edited.flush();
+      const asked: string[] = [];
+      const counts = await createTokenCounts(await createCache({ dir, root }));
+      expect(counts.count(text, () => (asked.push(text), tokenizer.count(text)))).toBe(tokenizer.count(text));
+      expect(asked).toEqual([text]);
+    }
+  });
+
   it('reads a blob of another shape or format as no counts', async () => {
     for (const blob of [{ v: 'o200k_base/0', counts: { a: [1, 1] } }, { v: 'o200k_base/1', counts: { a: ['x', 1], b: [-1, 1] } }, 'garbage', null]) {
       const cache = createMemoryCache();
