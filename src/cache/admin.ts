@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { CACHE_NAME, cacheFileFor } from './paths.js';
 import { cacheFileSchema, LAYERS, type Layer } from './schema.js';
 import { readRegularFile, withRegularFile } from '../core/regular-file.js';
+import { NO_LINKS } from './atomic-file.js';
 import { CtxloopError } from '../core/errors.js';
 
 export interface CacheStats {
@@ -35,7 +36,7 @@ export async function cacheStats(dir: string, root: string): Promise<CacheStats>
     // a directory (or a FIFO) where the store should be: no store, and no run can write one there
     if (!info.isFile()) return { ...stats, corrupt: true, notAFile: true };
     stats.bytes += info.size;
-    const parsed = cacheFileSchema.safeParse(JSON.parse(await readRegularFile(file)));
+    const parsed = cacheFileSchema.safeParse(JSON.parse(await readRegularFile(file, NO_LINKS)));
     if (!parsed.success) return { ...stats, corrupt: true };
     const times: number[] = [];
     for (const layer of LAYERS) {
@@ -85,7 +86,7 @@ async function storesIn(dir: string, names: readonly string[]): Promise<Set<stri
       head = await withRegularFile(join(dir, name), async (file) => {
         const { buffer, bytesRead } = await file.read({ buffer: Buffer.alloc(256), position: 0 });
         return buffer.toString('utf8', 0, bytesRead);
-      });
+      }, NO_LINKS);
     } catch {
       continue;
     }

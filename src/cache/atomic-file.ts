@@ -23,6 +23,13 @@ export interface JsonFile {
  */
 export const MAX_CACHE_FILE_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Cache files are written by renaming a new file over them, so one is never a link: a link in
+ * its place (planted in a cache a repository's config keeps inside the repository) is not
+ * followed. Refused, it reads as a corrupt file does, moved aside without a word of what it held.
+ */
+export const NO_LINKS = { follow: false } as const;
+
 export function createJsonFile(file: string): JsonFile {
   return {
     async read() {
@@ -31,7 +38,7 @@ export function createJsonFile(file: string): JsonFile {
         text = await withRegularFile(file, async (handle, info) => {
           if (info.size > MAX_CACHE_FILE_BYTES) throw new CacheError('cache_error', `${Math.round(info.size / 1024 / 1024)} MB, more than a cache file holds (${MAX_CACHE_FILE_BYTES / 1024 / 1024} MB)`);
           return handle.readFile('utf8');
-        });
+        }, NO_LINKS);
       } catch (error) {
         // ENOTDIR: a parent is a file, so this file cannot exist either.
         const code = (error as NodeJS.ErrnoException).code;

@@ -6,11 +6,12 @@ import { throwIfAborted } from './errors.js';
 /**
  * `use`s the file, with its stat from the open handle, when it is a regular file. Anything else
  * in its place (a FIFO, which a plain open waits on for ever; a device; a directory) is refused
- * at once, with code `ENOTREG`.
+ * at once, with code `ENOTREG`. With `follow: false` a symbolic link in its place is refused too
+ * (`ELOOP`), for files only ctxloop writes (its cache: a link planted there pointed anywhere).
  */
-export async function withRegularFile<T>(file: string, use: (handle: FileHandle, info: Stats) => Promise<T>): Promise<T> {
+export async function withRegularFile<T>(file: string, use: (handle: FileHandle, info: Stats) => Promise<T>, { follow = true }: { follow?: boolean } = {}): Promise<T> {
   // non-blocking, so that opening a FIFO does not wait for a writer
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (follow ? 0 : (constants.O_NOFOLLOW ?? 0)));
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
@@ -21,8 +22,8 @@ export async function withRegularFile<T>(file: string, use: (handle: FileHandle,
 }
 
 /** A regular file's text (`withRegularFile`). */
-export function readRegularFile(file: string): Promise<string> {
-  return withRegularFile(file, (handle) => handle.readFile('utf8'));
+export function readRegularFile(file: string, options?: { follow?: boolean }): Promise<string> {
+  return withRegularFile(file, (handle) => handle.readFile('utf8'), options);
 }
 
 /** The code `withRegularFile` refuses a file with. */

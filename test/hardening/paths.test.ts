@@ -5,7 +5,7 @@
  * refuse a --scope that leaves it.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,6 +67,32 @@ describe.runIf(existsSync(BIN))('a repository full of links, loops, FIFOs, socke
     // the outside .git/info/exclude was not applied, and nothing but the one regular file is there
     expect(paths).toEqual(['src/verify.ts']);
     expect(JSON.stringify(result.files)).not.toContain(OUTSIDE);
+  });
+
+  it("never opens a link planted as a cache file in a cache the repository's config keeps inside it: not read, not printed, the run goes on", async () => {
+    const hostile = makeRepo({ 'src/a.ts': 'export function verifyEmail() {}\n', '.ctxloop.json': '{"cache": ".c"}' }, { git: false });
+    try {
+      // a first run names the files; each is then replaced by a link to a file outside the root
+      expect((await run(['retrieve', '--root', hostile.root, '--task', 'verifyEmail'])).code).toBe(0);
+      const cacheDir = join(hostile.root, '.c');
+      const planted = readdirSync(cacheDir).filter((name) => name.endsWith('.json'));
+      expect(planted.some((name) => name.endsWith('.search.json'))).toBe(true);
+      const target = join(outside, 'shadow');
+      writeFileSync(target, 'SHADOW:$6$salt$hash:19000:0:99999:7:::\n');
+      for (const name of planted) {
+        rmSync(join(cacheDir, name));
+        symlinkSync(target, join(cacheDir, name));
+      }
+      const r = await run(['retrieve', '--root', hostile.root, '--task', 'verifyEmail', '--json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).files.map((f: { path: string }) => f.path)).toEqual(['src/a.ts']);
+      expect(r.stdout + r.stderr).not.toContain('SHADOW');
+      expect(r.stderr).toMatch(/cache: cannot read .*ELOOP/);
+      const stats = await run(['cache', 'stats', '--cache', cacheDir, '--root', hostile.root]);
+      expect(stats.stdout + stats.stderr).not.toContain('SHADOW');
+    } finally {
+      hostile.cleanup();
+    }
   });
 
   it('refuses a --scope outside the root, through a link or not, with exit 2', async () => {
