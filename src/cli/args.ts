@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../core/errors.js';
 import { parseSettings, type ProviderName, type RetrieveOptions, type RootSpec } from '../core/options.js';
 import { isRootLabel, LABEL_RULE } from '../core/roots.js';
-import { parseChoiceFlag, parseNumberFlag, parseTextFlag, PROVIDERS, SEE_HELP, rejectRepeatedFlags, toFlagError } from './flag-values.js';
+import { parseChoiceFlag, parseNumberFlag, parsePathFlag, parseTextFlag, PROVIDERS, SEE_HELP, rejectRepeatedFlags, toFlagError } from './flag-values.js';
 
 export const FORMATS = ['json', 'md', 'paths'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -106,13 +106,13 @@ export function parseRetrieveArgs(argv: string[], cwd: string): RetrieveArgs {
  * label and a path; `./a=b` is a path. Labels are checked here, duplicates by the library.
  */
 export function parseRootFlag(raw: string, cwd: string): RootSpec {
-  const value = parseTextFlag('--root', raw);
+  const value = parsePathFlag('--root', raw);
   const at = value.indexOf('=');
   if (at < 0 || /[/\\]/.test(value.slice(0, at))) return { path: resolve(cwd, value) };
   const label = value.slice(0, at).trim();
-  const path = value.slice(at + 1).trim();
+  const path = value.slice(at + 1);
   if (!isRootLabel(label)) throw new UsageError('bad_option', `--root ${value}: bad label ${JSON.stringify(label)} (${LABEL_RULE}) ${SEE_HELP}`);
-  if (!path) throw new UsageError('bad_option', `--root ${value}: no directory after "=" ${SEE_HELP}`);
+  if (!path.trim()) throw new UsageError('bad_option', `--root ${value}: no directory after "=" ${SEE_HELP}`);
   return { label, path: resolve(cwd, path) };
 }
 
@@ -142,7 +142,7 @@ function taskOf(values: Values, cwd: string): TaskSource | undefined {
   if (text !== undefined) return { kind: 'text', text };
   if (file === undefined) return undefined;
   if (file === '-') return { kind: 'stdin' };
-  return { kind: 'file', path: resolve(cwd, parseTextFlag('--task-file', file)) };
+  return { kind: 'file', path: resolve(cwd, parsePathFlag('--task-file', file)) };
 }
 
 function formatOf(values: Values): OutputFormat {
@@ -163,14 +163,14 @@ export function settingsOf(values: Values, cwd: string): FlagSettings {
   if (values.provider !== undefined) settings.provider = parseChoiceFlag<ProviderName>('--provider', values.provider, PROVIDERS);
   if (values.model !== undefined) settings.model = parseTextFlag('--model', values.model);
   if (values.cache !== undefined && values['no-cache']) throw conflict('--cache and --no-cache cannot be used together');
-  if (values.cache !== undefined) settings.cache = resolve(cwd, parseTextFlag('--cache', values.cache));
+  if (values.cache !== undefined) settings.cache = resolve(cwd, parsePathFlag('--cache', values.cache));
   if (values['no-cache']) settings.cache = false;
   if (values['with-content']) settings.withContent = true;
   if (values.depth !== undefined && !values.deep) throw conflict('--depth needs --deep (it sets how many hops deep mode follows)');
   if (values.deep) settings.deep = true;
   if (values.depth !== undefined) settings.deepDepth = parseNumberFlag('--depth', values.depth, 'deepDepth');
   if (values['no-egress']) settings.noEgress = true;
-  if (values['agents-dir'] !== undefined) settings.agentsDir = resolve(cwd, parseTextFlag('--agents-dir', values['agents-dir']));
-  if (values['prompts-dir'] !== undefined) settings.promptsDir = resolve(cwd, parseTextFlag('--prompts-dir', values['prompts-dir']));
+  if (values['agents-dir'] !== undefined) settings.agentsDir = resolve(cwd, parsePathFlag('--agents-dir', values['agents-dir']));
+  if (values['prompts-dir'] !== undefined) settings.promptsDir = resolve(cwd, parsePathFlag('--prompts-dir', values['prompts-dir']));
   return settings;
 }

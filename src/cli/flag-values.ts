@@ -44,6 +44,15 @@ export function parseTextFlag(flag: string, raw: string): string {
 }
 
 /**
+ * A file or directory, taken as written: a name may end in a space, and trimmed, `--cache 'c '`
+ * wrote to `c`, a directory the user never named, and `--root 'r '` searched `r`.
+ */
+export function parsePathFlag(flag: string, raw: string): string {
+  if (!raw.trim()) throw badFlag(`${flag} must not be empty`);
+  return raw;
+}
+
+/**
  * A flag that takes one value given twice (`--task a --task b`): `util.parseArgs` keeps the last
  * one without a word, and the first was surely meant too. `tokens`: those of the parse (`tokens: true`).
  */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { SearchOptions } from '../core/options.js';
-import { parseTextFlag, rejectRepeatedFlags, toFlagError } from './flag-values.js';
+import { parsePathFlag, parseTextFlag, rejectRepeatedFlags, toFlagError } from './flag-values.js';
 
 /** The flags `trace` and `locate` share with `retrieve`: where to search, output, stderr. Help text lives in help.ts. */
 export const TOOL_FLAGS = {
@@ -41,7 +41,7 @@ export function parseToolArgs(argv: string[], cwd: string, own: FlagSpec, positi
   }
   rejectRepeatedFlags(parsed.tokens ?? [], options);
   const values = parsed.values as FlagValues;
-  const text = (flag: string): string | undefined => (typeof values[flag] === 'string' ? parseTextFlag(`--${flag}`, values[flag]) : undefined);
+  const path = (flag: string): string | undefined => (typeof values[flag] === 'string' ? parsePathFlag(`--${flag}`, values[flag]) : undefined);
   const list = (flag: string): string[] | undefined => (Array.isArray(values[flag]) ? values[flag].map((v) => parseTextFlag(`--${flag}`, v)) : undefined);
   if (values.quiet && values.verbose) throw toFlagError(new Error('--quiet and --verbose cannot be used together'), []);
   if (values.cache !== undefined && values['no-cache']) throw toFlagError(new Error('--cache and --no-cache cannot be used together'), []);
@@ -49,7 +49,7 @@ export function parseToolArgs(argv: string[], cwd: string, own: FlagSpec, positi
   const scope = list('scope');
   const include = list('include');
   const exclude = list('exclude');
-  const cache = text('cache');
+  const cache = path('cache');
   if (scope) search.scope = scope;
   if (include) search.include = include;
   if (exclude) search.exclude = exclude;
@@ -58,7 +58,7 @@ export function parseToolArgs(argv: string[], cwd: string, own: FlagSpec, positi
   return {
     values,
     common: {
-      root: resolve(cwd, text('root') ?? '.'),
+      root: resolve(cwd, path('root') ?? '.'),
       search,
       json: values.json === true,
       quiet: values.quiet === true,

@@ -39,6 +39,15 @@ describe('--root flag', () => {
     expect(parseRetrieveArgs(['--root', 'x', '--root', 'web=y'], '/w')).toMatchObject({ root: '/w/x', roots: [{ path: '/w/x' }, { label: 'web', path: '/w/y' }] });
   });
 
+  it('takes a path as written, a space at its end included (trimmed, `--cache "c "` wrote to `c`), and refuses one of spaces alone', () => {
+    expect(parseRootFlag('repo ', '/w')).toEqual({ path: '/w/repo ' });
+    expect(parseRootFlag('api= ../api ', '/w/web')).toEqual({ label: 'api', path: '/w/web/ ../api ' });
+    expect(parseRetrieveArgs(['--root', 'x', '--cache', 'c ', '--task-file', 't.md '], '/w')).toMatchObject({ root: '/w/x', settings: { cache: '/w/c ' } });
+    expect(parseRetrieveArgs(['--task-file', 't.md '], '/w').task).toEqual({ kind: 'file', path: '/w/t.md ' });
+    expect(() => parseRetrieveArgs(['--cache', '  '], '/w')).toThrow(/--cache must not be empty/);
+    expect(() => parseRootFlag('api= ', '/w')).toThrow(/no directory after "="/);
+  });
+
   it.each([['my api=../api', /bad label "my api"/], ['api=', /no directory after "="/], ['a:b=.', /bad label "a:b"/]])('refuses %s', (value, message) => {
     expect(() => parseRootFlag(value, '/w')).toThrow(message);
   });

@@ -6,7 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import { resolveRunOptions } from '../../orchestrator/config.js';
 import { wantsHelp } from '../args.js';
 import { reportFailure } from '../fail.js';
-import { parseTextFlag, SEE_HELP, rejectRepeatedFlags, toFlagError } from '../flag-values.js';
+import { parsePathFlag, SEE_HELP, rejectRepeatedFlags, toFlagError } from '../flag-values.js';
 import { suggestName } from '../../core/suggest.js';
 import { useColor, type Io } from '../io.js';
 import { writeOutput } from '../write.js';
@@ -66,8 +66,8 @@ export async function runCacheCommand(argv: string[], io: Io): Promise<number> {
     const values: { root?: string; cache?: string; all?: boolean; json?: boolean } = parsed.values;
     if (values.all && sub !== 'clear') throw new UsageError('bad_option', `--all goes with clear only ${SEE_HELP}`);
     if (values.all && values.root !== undefined) throw new UsageError('bad_option', `--all and --root cannot be used together ${SEE_HELP}`);
-    const root = resolve(io.cwd, values.root === undefined ? '.' : parseTextFlag('--root', values.root));
-    const cache = values.cache === undefined ? undefined : resolve(io.cwd, parseTextFlag('--cache', values.cache));
+    const root = resolve(io.cwd, values.root === undefined ? '.' : parsePathFlag('--root', values.root));
+    const cache = values.cache === undefined ? undefined : resolve(io.cwd, parsePathFlag('--cache', values.cache));
     // The same precedence as a run: flag, then CTXLOOP_CACHE, then the root's config file, then the default.
     const resolved = await resolveRunOptions({ root, ...(cache === undefined ? {} : { cache }) }, io.env, defaultCacheDir(io.env));
     if (resolved.cacheDir === null) {
