@@ -237,6 +237,15 @@ export const DEFAULTS = {
 /** A name or path: no NUL, which no file name holds and every system call refuses (a stack trace from spawn). */
 const name = z.string().min(1).refine((text) => !text.includes('\0'), 'must not hold a NUL character');
 /**
+ * A model's name goes into every request and onto stderr: a line break in it forged log lines
+ * (`provider: openai (gpt` then a line of its own), and no provider names a model so.
+ */
+const modelName = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine((text) => !/[\x00-\x1f\x7f-\x9f\u2028\u2029]/.test(text), 'must not hold a line break or control character');
+/**
  * Globs of a filter: as many as a person writes (each is tested against every path), none
  * negated (`!x` is "all but x" to rg and picomatch alike: an exclude that keeps only x).
  */
@@ -278,7 +287,7 @@ export const settingsSchema = z
     include: globs('exclude what you would leave out'),
     exclude: globs('include what you would keep'),
     provider: z.enum(['auto', 'offline', 'anthropic', 'openai']),
-    model: name,
+    model: modelName,
     timeout: z.number().min(100).max(600_000).int(),
     maxRetries: z.number().min(0).max(10).int(),
     deadline: z.number().min(1000).max(3_600_000).int(),

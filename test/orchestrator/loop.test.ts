@@ -274,6 +274,10 @@ describe('retrieve (real ripgrep, real files)', () => {
       [{ scope: Array.from({ length: 100 }, (_, i) => `src/${String(i).padStart(1400, 'x')}.ts`) }, /^options: scope: scope entries may hold 128 KB of paths together/],
       // a 252 MB file under the old bound (256 MB) took 3.95 GB of memory
       [{ maxFileSize: 16 * 1024 * 1024 + 1 }, /^options: maxFileSize: /],
+      // printed raw on stderr: `provider: openai (gpt` and a forged line of its own
+      [{ model: 'gpt\nx' }, /^options: model: must not hold a line break or control character/],
+      [{ model: 'gpt\u001b[2J' }, /^options: model: must not hold a line break or control character/],
+      [{ env: { CTXLOOP_MODEL: 'gpt\u2028x' } }, /^environment: model: must not hold a line break or control character/],
     ];
     for (const [options, message] of cases) {
       const error = await retrieve('requestTimeout', { root: repo.root, cache: false, ...options }).catch((e: unknown) => e);
