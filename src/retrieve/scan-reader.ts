@@ -19,22 +19,47 @@ interface FragmentTerms {
   logId?: number;
 }
 
+/** The terms of one identifier (or literal span) at a time, remembered: identifiers repeat. */
+export interface FragmentMatcher {
+  /** The fragment's terms; with `knownOnly`, only when it was cut before (else undefined, uncut). */
+  match(fragment: string, knownOnly?: boolean): FragmentTerms | undefined;
+  /** Fragments cut so far (not found in the memo). */
+  readonly cut: number;
+}
+
 /** `createLineMatcher` over one identifier (or literal span) at a time, remembered: identifiers repeat. */
-export function createFragmentMatcher(terms: ScanTerms): (fragment: string) => FragmentTerms | undefined {
-  const match = createLineMatcher(terms);
+export function createFragmentMatcher(terms: ScanTerms): FragmentMatcher {
+  const matchLine = createLineMatcher(terms);
   const memo = new Map<string, FragmentTerms | null>();
-  return (fragment) => {
-    let found = memo.get(fragment);
-    if (found === undefined) {
-      // bounded: a repository of generated names would otherwise grow it without end
-      if (memo.size >= 100_000) memo.clear();
-      const line = match(fragment);
-      found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols, text: fragment } : null;
-      memo.set(fragment, found);
-    }
-    return found ?? undefined;
+  let cut = 0;
+  return {
+    get cut() {
+      return cut;
+    },
+    match(fragment, knownOnly = false) {
+      let found = memo.get(fragment);
+      if (found === undefined) {
+        if (knownOnly) return undefined;
+        // bounded: a repository of generated names would otherwise grow it without end
+        if (memo.size >= 100_000) memo.clear();
+        const line = matchLine(fragment);
+        found = line ? { keywords: [...line.keywords], literals: line.literals, symbols: line.symbols, text: fragment } : null;
+        memo.set(fragment, found);
+        cut++;
+      }
+      return found ?? undefined;
+    },
   };
 }
+
+/**
+ * New fragments one file may bring: past them, only fragments already cut count in that file.
+ * Real files bring at most about 2,000 (a generated dictionary of 5,000 names; the three
+ * evaluation sets' largest); a file of nothing but distinct names that hold a term (720 kB of
+ * `verifyEmail_3_17 verifyToken_3_18 …`) brought 36,000 each, and cutting them took a minute for
+ * a hundred such files.
+ */
+export const MAX_NEW_FRAGMENTS_PER_FILE = 5_000;
 
 /** The longest path read in pieces (one with line breaks in it): longer, it is not rg's output. */
 const MAX_PATH_CHARS = 4096;
@@ -70,9 +95,14 @@ export class ScanReader {
   private line = 0;
   private keywordsOfLine: string[] = [];
   private spansOfLine: string[] = [];
+  /** The matcher's count of cut fragments when this file began, and whether the file has brought its share. */
+  private cutAtStart = 0;
+  private full = false;
+  /** Files that brought more new fragments than their share (`MAX_NEW_FRAGMENTS_PER_FILE`). */
+  dense = 0;
 
   constructor(
-    private readonly match: (fragment: string) => FragmentTerms | undefined,
+    private readonly matcher: FragmentMatcher,
     private readonly terms: ScanTerms,
     private readonly lines: boolean,
     private readonly onFile: (path: string, tally: FileTally) => void,
@@ -88,6 +118,7 @@ export class ScanReader {
       this.broken = undefined;
       this.end();
       this.path = toPosix(start === undefined ? record.slice(0, nul) : `${start}\n${record.slice(0, nul)}`);
+      this.cutAtStart = this.matcher.cut;
       this.log?.startFile(this.path);
       this.readMatch(record, nul + 1);
       return;
@@ -130,12 +161,14 @@ export class ScanReader {
     this.symbols = new Set();
     this.lineTerms = undefined;
     this.binary = false;
+    this.full = false;
   }
 
   /** One file's matches as an earlier scan kept them, read as if rg printed them now. */
   replay(path: string, log: MatchLog): void {
     this.end();
     this.path = path;
+    this.cutAtStart = this.matcher.cut;
     log.forEachMatch(path, (line, text) => this.apply(line, text));
     this.end();
   }
@@ -149,7 +182,11 @@ export class ScanReader {
   }
 
   private apply(line: number, fragment: string): void {
-    const terms = this.match(fragment);
+    if (!this.full && this.matcher.cut - this.cutAtStart >= MAX_NEW_FRAGMENTS_PER_FILE) {
+      this.full = true;
+      this.dense++;
+    }
+    const terms = this.matcher.match(fragment, this.full);
     if (!terms || this.path === undefined) return;
     for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
     for (const literal of terms.literals) this.literals.add(literal);

@@ -9,7 +9,7 @@ import { searchPrefix } from '../core/text.js';
 import type { Logger } from '../core/log.js';
 import type { Query } from '../core/types.js';
 import type { MatchLog } from './match-log.js';
-import { createFragmentMatcher, ScanReader } from './scan-reader.js';
+import { createFragmentMatcher, MAX_NEW_FRAGMENTS_PER_FILE, ScanReader } from './scan-reader.js';
 import { commonArgs, pathArgs, runRg, type RgFilter } from './rg-process.js';
 
 export type ScanTerms = Pick<Query, 'keywords' | 'literals' | 'symbols'>;
@@ -154,4 +154,8 @@ export async function scanTerms(run: ScanRun, onFile: (path: string, tally: File
   const reader = new ScanReader(createFragmentMatcher(run.terms), run.terms, run.lines ?? false, onFile, run.matchLog);
   await runRg({ ...run, args, stdin: `${patterns.join('\n')}\n` }, (line) => reader.read(line));
   reader.end();
+  if (reader.dense > 0) {
+    const files = reader.dense === 1 ? '1 file holds' : `${reader.dense} files hold`;
+    run.logger.warn(`${files} more than ${MAX_NEW_FRAGMENTS_PER_FILE.toLocaleString('en-US')} distinct names with the task's words (generated code?): only names already seen were counted past them`);
+  }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { MatchLog } from '../../src/retrieve/match-log.js';
+import { MAX_NEW_FRAGMENTS_PER_FILE } from '../../src/retrieve/scan-reader.js';
 import { replayLines, scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 import { tokenize } from '../../src/core/text.js';
@@ -38,6 +39,25 @@ describe('scanTerms', () => {
     const found = await scan(r.root, { keywords: ['hello'] }, { paths: ['data.bin', 'src/b.ts'] });
     expect(Object.keys(found)).toEqual(['src/b.ts']);
     expect(found['src/b.ts']?.termFreq).toEqual({ hello: 1 });
+  });
+
+  it('cuts at most MAX_NEW_FRAGMENTS_PER_FILE new names a file, counts names seen before past them, says so once, and leaves other files whole', async () => {
+    // 6,000 distinct names holding `verify`, then names met before, then a rare word past the share
+    const names = Array.from({ length: MAX_NEW_FRAGMENTS_PER_FILE + 1000 }, (_, i) => `verifyEmail_${i}`);
+    const dense = [...names, 'verifyEmail_1 verifyEmail_2', 'tokenOnlyHere'].join('\n');
+    const r = repo({ 'gen/dense.ts': `${dense}\n`, 'src/a.ts': 'function verifyToken() {}\nconst verifyEmail_1 = verifyToken;\n' });
+    const warnings: string[] = [];
+    const logger: Logger = { ...silentLogger, warn: (m) => warnings.push(m) };
+    const found = await scan(r.root, { keywords: ['verify', 'email', 'token'] }, { logger });
+    // counted: every name up to the share, and the two met before; `tokenOnlyHere` is new past it
+    expect(found['gen/dense.ts']?.termFreq).toEqual({ verify: 50, email: 50 });
+    expect(found['src/a.ts']?.termFreq).toEqual({ verify: 3, token: 2, email: 1 });
+    expect(warnings).toEqual(['1 file holds more than 5,000 distinct names with the task\'s words (generated code?): only names already seen were counted past them']);
+    // a real file, however long, brings far fewer: nothing is said
+    warnings.length = 0;
+    const plain = repo({ 'src/big.ts': `${Array.from({ length: 3000 }, (_, i) => `verifyEmail_${i % 1500}`).join('\n')}\n` });
+    expect((await scan(plain.root, { keywords: ['verify'] }, { logger }))['src/big.ts']?.termFreq).toEqual({ verify: 50 });
+    expect(warnings).toEqual([]);
   });
 
   it('counts whole terms per root-relative file: parts of identifiers, any case, not inside other words', async () => {
