@@ -12,11 +12,22 @@ export interface ShownRedactor {
 }
 
 /**
- * What people and clients see of a run (progress lines, MCP notifications, the result's trace):
- * a secret pasted into the task is searched for locally like any other string, but never shown.
- * What is hidden is what `redactSecrets` masks in the task itself, so a secret recognised only by
- * its context (`password = hunter2`) is hidden too: its identifiers become `[REDACTED]` wherever
- * they appear, and the keywords cut from them are dropped.
+ * The task a query is planned from: what `redactSecrets` masks in it (`password=…`, a token, and
+ * every repeat of such a value) taken out, the marks too. A secret pasted into the task is then
+ * no search term, so it reaches no gap, no query shown or sent to a model, and no cache entry;
+ * `[REDACTED]` is no term either.
+ */
+export function taskToPlan(task: string): string {
+  return redactSecrets(task, { prose: true }).split(REDACTED).join(' ');
+}
+
+/**
+ * What people and clients see of a run (progress lines, MCP notifications, the result's trace).
+ * The retrieve loop plans from `taskToPlan`, so its query holds no secret of the task; this is
+ * the guard for everything else built from the task (`locate` searches an error report's names
+ * as they are). What is hidden is what `redactSecrets` masks in the task itself, so a secret
+ * recognised only by its context (`password = hunter2`) is hidden too: its identifiers become
+ * `[REDACTED]` wherever they appear, and the keywords cut from them are dropped.
  */
 export function createShownRedactor(task: string): ShownRedactor {
   // What is shown all comes from the part of the task the plan reads (and the echo is cut there).

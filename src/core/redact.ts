@@ -5,12 +5,16 @@
  * Pure and conservative: a false positive costs a word of context, a miss leaks a credential;
  * still, ordinary code (identifiers, references such as `config.password`, calls) is left alone.
  * Secret *files* (`.env`, keys) are already kept out by dispatch; this catches values that live
- * in ordinary files. The line count never changes, so line numbers stay true.
+ * in ordinary files. A value known only by its context (`password=…`) is masked wherever the same
+ * text repeats it. The line count never changes, so line numbers stay true.
  */
 import { languageOf } from './files.js';
 import { secretKeyKind } from './secret-keys.js';
 
 export const REDACTED = '[REDACTED]';
+
+/** Masks a value a rule found, noting it so its repeats are masked too: gives `[REDACTED]`. */
+type Hide = (value: string) => string;
 
 export interface RedactOptions {
   /**
@@ -31,6 +35,13 @@ export interface RedactOptions {
 /** PEM private keys, whole block (or to the end of the text when the block is cut off). */
 const PRIVATE_KEY_BLOCK = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
 
+/**
+ * An AWS key id and its secret key side by side: as one value (`AKIA…:wJalr…`), or as the
+ * console's CSV and people write them (`AKIA…,wJalr…`, `AKIA… wJalr…`). Both go; the secret key
+ * has no shape of its own, so it is also masked wherever the text repeats it.
+ */
+const AWS_KEY_PAIR = /\b((?:AKIA|ASIA)[0-9A-Z]{16})([:/]|[ \t]{1,4}|[ \t]{0,4}[,;|][ \t]{0,4})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/g;
+
 /** Values whose shape alone says "credential", wherever they appear. */
 const TOKEN_PATTERNS: readonly RegExp[] = [
   // Anthropic, OpenAI (project, service account, admin) keys.
@@ -40,8 +51,6 @@ const TOKEN_PATTERNS: readonly RegExp[] = [
   // Stripe style: sk_live_…, rk_test_…, pk_live_…, and webhook secrets.
   /\b(?:sk|rk|pk)[-_](?:live|test)[-_][A-Za-z0-9]{10,}/g,
   /\bwhsec_[A-Za-z0-9]{20,}/g,
-  // An AWS key id and its secret key written as one value (`AKIA…:wJalr…`): both go.
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}[:/][A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/g,
   // AWS access key ids.
   /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
   // GitHub, GitLab, npm, PyPI, Hugging Face tokens.
@@ -133,14 +142,19 @@ const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*(?:\|\|
 const SPACED_SECRET = /\b((?:requirepass|masterauth|password|passwd|passphrase)[ \t]+(?:(?:is|was)[ \t]+)?)([^\s'"`]{8,})/gi;
 /** A key ending in such a word, opening a configuration line (`smtp_pass …`, `DBPassword …`): mid-line, `two_pass renderer2d` is prose. */
 const KEYED_SPACED_SECRET = /^([ \t]*[\w-]{0,80}?(?:password|passwd|passphrase|[_-]pass)[ \t]+)([^\s'"`]{8,})[ \t]*\r?$/gim;
-const USER_PASSWORD_FLAG = /((?:^|[ \t])(?:-u|--user)[ \t]+[^\s:'"`]{1,100}:)([^\s'"`@]{1,200})/gm;
-const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)([^\s'"`-][^\s'"`]{5,})/g;
+/**
+ * `curl -u user:…`, also quoted (`-u 'admin:…'`, the quotes kept). Each of the flag rules reads a
+ * quoted value or a bare one: their first characters differ, so either branch is tried once.
+ */
+const USER_PASSWORD_FLAG = /((?:^|[ \t])(?:-u|--user)[ \t]+)(?:(["'])([^\s:'"`]{1,100}:)([^'"`\n]{1,200})\2|([^\s:'"`]{1,100}:)([^\s'"`@]{1,200}))/gm;
+/** `mysql -p…` and `-p'…'`: the password glued to the flag (with a space, `-p` prompts and the next word is the database). */
+const MYSQL_PASSWORD_FLAG = /(\bmysql(?:dump|admin)?\b[^\n]{0,400}?[ \t]-p)(?:(["'])([^'"`\n]{1,200})\2|([^\s'"`-][^\s'"`]{5,}))/g;
 /**
  * `-p` as a password (not a port, as for ssh) on the commands that take it so: registry logins
  * and `sshpass`, among their own words (not past `&&`, `;` or `|`, and for sshpass before the
  * command it runs: `sshpass -f file ssh -p 2222` is ssh's port).
  */
-const LOGIN_PASSWORD_FLAG = /(\b(?:sshpass|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login(?:[ \t]+(?!-p)[^\s;&|]{1,200}){0,8})[ \t]+-p[ \t]*)([^\s'"`;&|-][^\s'"`;&|]{3,})/g;
+const LOGIN_PASSWORD_FLAG = /(\b(?:sshpass|(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login(?:[ \t]+(?!-p)[^\s;&|]{1,200}){0,8})[ \t]+-p[ \t]*)(?:(["'])([^'"`\n]{1,200})\2|([^\s'"`;&|-][^\s'"`;&|]{3,}))/g;
 /**
  * A value masked by its first word in a configuration file whose values run to the end of the
  * line (`password: correct horse battery staple` in YAML, `.properties`, INI): the rest of it.
@@ -178,6 +192,22 @@ const DOCKER_ENV_SPACED = /^([ \t]*ENV[ \t]+)([A-Za-z_][\w.-]{0,80})([ \t]+)([^\
  */
 const PGPASS_LINE = /^(?=[^:\s]*[A-Za-z.*\[])((?:[^\s:\\]|\\.){1,256}:(?:\d{1,5}|\*):(?:[^\s:\\]|\\.){1,256}:(?:[^\s:\\]|\\.){1,256}:)((?:[^\s:\\]|\\.){1,256})(\r?)$/gm;
 
+/**
+ * Go's MySQL DSN, `user:password@tcp(host:3306)/db` (also `@unix(…)/`, and `@/db` for the
+ * default address): no scheme, so `URL_CREDENTIALS` does not read it. Read from its `:`, the user
+ * behind it (starting a word: after a space, a quote, `=`, `(` or `,`) and the address ahead,
+ * so a line of `=a:=a:…` is not read to the end from each of its characters. A password holding
+ * `:`, `@`, a slash or a bracket is not read: a regex's `([\w+.-]+:)\/\/([^@/#?]*@)` is not a DSN.
+ */
+const GO_DSN = /:(?<=(?:^|[\s'"`=(,])[^\s:@'"`/=(),]{1,64}:)([^\s:@'"`/\\()[\]{}<>]{1,256})(?=@(?:[A-Za-z][A-Za-z0-9]{0,15}\([^\s()'"`]{0,256}\))?\/)/g;
+/**
+ * An environment entry as Kubernetes, ECS task definitions and Azure app settings write it: a
+ * `name` and, on the next line, its `value` (`- name: DB_PASSWORD` then `  value: …`, or
+ * `"name": "DB_PASSWORD",` then `"value": "…"`). Read line by line (`maskEnvEntryValues`).
+ */
+const ENV_ENTRY_NAME = /^[ \t]*(?:-[ \t]+)?(["']?)name\1[ \t]*:[ \t]*(["']?)([A-Za-z_][\w.-]{0,80})\2[ \t]*(?:,[ \t]*)?\r?$/;
+const ENV_ENTRY_VALUE = /^([ \t]*(["']?)value\2[ \t]*:[ \t]*)([^\n]*)$/;
+
 /** Whether `key` names a credential for this value: a strong key always, a weak one (`token`, `pwd`, `auth`) when the value looks random or is a base64 `user:password`. */
 function keyHoldsSecret(key: string, value: string): boolean {
   const kind = secretKeyKind(key);
@@ -198,51 +228,128 @@ function isSecretValue(key: string, value: string): boolean {
 /** Masks secret-looking values in `text`; everything else, and the number of lines, is unchanged. */
 export function redactSecrets(text: string, options: RedactOptions = {}): string {
   const dataFile = options.prose === true || (options.path !== undefined && isDataFile(options.path));
+  // Values masked by their context (`password=…`, `-p …`), masked again wherever the text repeats
+  // them (`retrying with …`), where no rule would know them. Shapes find their own repeats.
+  const found = new Set<string>();
+  const hide: Hide = (value) => {
+    found.add(value.trim());
+    return REDACTED;
+  };
+  // Under a weak key (`token`, `pass`) a value is masked for its looks: in a file such a guess
+  // (`pass_str: "SELECT\n\t1"`) is not spread to the text's other copies of it.
+  const hideUnder = (key: string): Hide => (options.prose === true || secretKeyKind(key) === 'strong' ? hide : () => REDACTED);
   let out = text.replace(PRIVATE_KEY_BLOCK, (block) => block.split('\n').map(() => REDACTED).join('\n'));
+  out = out.replace(AWS_KEY_PAIR, (match, _id: string, separator: string, secret: string) => {
+    if (separator === ':' || separator === '/') return hide(secret);
+    // side by side, the secret key is taken by its looks: base64 of both cases, with a digit
+    return isRandomLooking(secret) ? `${REDACTED}${separator}${hide(secret)}` : match;
+  });
   for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
   out = out.replace(BASE64_LINE, (line, head: string, body: string, tail: string) => (isRandomLooking(body) ? `${head}${REDACTED}${tail}` : line));
-  out = out.replace(URL_CREDENTIALS, (match, head: string, password: string, at: string) => (isReference(password) ? match : `${head}${REDACTED}${at}`));
-  out = out.replace(AUTH_HEADER, (_, head: string) => `${head}${REDACTED}`);
-  out = out.replace(AUTHORIZATION_VALUE, (_, head: string) => `${head}${REDACTED}`);
-  out = out.replace(QUERY_SECRET, (_, head: string) => `${head}${REDACTED}`);
-  out = out.replace(CONNECTION_PASSWORD, (_, head: string) => `${head}${REDACTED}`);
-  out = out.replace(SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${REDACTED}` : match));
-  out = out.replace(KEYED_SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${REDACTED}` : match));
-  out = out.replace(USER_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
-  out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
-  out = out.replace(LOGIN_PASSWORD_FLAG, (match, head: string, value: string) => (isReference(value) ? match : `${head}${REDACTED}`));
-  if (/:[ \t]*(?:[|>][-+]?[ \t]*)?\r?\n/.test(out)) out = maskNextLineValues(out);
+  out = out.replace(URL_CREDENTIALS, (match, head: string, password: string, at: string) => (isReference(password) ? match : `${head}${hide(password)}${at}`));
+  out = out.replace(GO_DSN, (match, password: string) => (isReference(password) ? match : `:${hide(password)}`));
+  out = out.replace(AUTH_HEADER, (_, head: string, value: string) => `${head}${hide(value)}`);
+  out = out.replace(AUTHORIZATION_VALUE, (_, head: string, value: string) => `${head}${hide(value)}`);
+  out = out.replace(QUERY_SECRET, (_, head: string, value: string) => `${head}${hide(value)}`);
+  out = out.replace(CONNECTION_PASSWORD, (_, head: string, value: string) => `${head}${hide(value)}`);
+  out = out.replace(SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${hide(value)}` : match));
+  out = out.replace(KEYED_SPACED_SECRET, (match, head: string, value: string) => (isRandomValue(value) && !isReference(value) ? `${head}${hide(value)}` : match));
+  out = out.replace(USER_PASSWORD_FLAG, (match, head: string, quote?: string, quotedUser?: string, quoted?: string, user?: string, bare?: string) => {
+    const value = quoted ?? bare ?? '';
+    // quoted, the quotes hold `user:password` both: the closing one stays after the mask
+    return isReference(value) ? match : `${head}${quote ?? ''}${quotedUser ?? user}${hide(value)}${quote ?? ''}`;
+  });
+  out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, quote?: string, quoted?: string, bare?: string) => maskFlagValue(match, head, quote, quoted, bare, hide));
+  out = out.replace(LOGIN_PASSWORD_FLAG, (match, head: string, quote?: string, quoted?: string, bare?: string) => maskFlagValue(match, head, quote, quoted, bare, hide));
+  if (/:[ \t]*(?:[|>][-+]?[ \t]*)?\r?\n/.test(out)) out = maskNextLineValues(out, hide);
+  if (out.includes('value')) out = maskEnvEntryValues(out, hideUnder);
   out = out.replace(DOCKER_ENV_SPACED, (match, head: string, key: string, space: string, value: string, tail: string) =>
-    isSecretValue(key, value) && !/^["'`]?(?:\$|\{\{)/.test(value) ? `${head}${key}${space}${REDACTED}${tail}` : match,
+    isSecretValue(key, value) && !/^["'`]?(?:\$|\{\{)/.test(value) ? `${head}${key}${space}${hideUnder(key)(unquoted(value))}${tail}` : match,
   );
-  out = out.replace(PGPASS_LINE, (match, head: string, password: string, tail: string) => (password === '*' || isReference(password) ? match : `${head}${REDACTED}${tail}`));
-  out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
-  out = out.replace(XML_SECRET_LINES, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${REDACTED}${close}`));
-  out = out.replace(SYMBOL_ROCKET, (match, key: string, arrow: string, quote: string, value: string) => (isSecretValue(key, value) ? `:${key}${arrow}${quote}${REDACTED}${quote}` : match));
+  out = out.replace(PGPASS_LINE, (match, head: string, password: string, tail: string) => (password === '*' || isReference(password) ? match : `${head}${hide(password)}${tail}`));
+  out = out.replace(XML_SECRET, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${hide(value)}${close}`));
+  out = out.replace(XML_SECRET_LINES, (match, open: string, _name: string, value: string, close: string) => (isReference(value.trim()) ? match : `${open}${hide(value)}${close}`));
+  out = out.replace(SYMBOL_ROCKET, (match, key: string, arrow: string, quote: string, value: string) => (isSecretValue(key, value) ? `:${key}${arrow}${quote}${hideUnder(key)(value)}${quote}` : match));
   out = out.replace(ENV_FALLBACK, (match, head: string, key: string, separator: string, quote: string, value: string) =>
     // a default argument may be a placeholder (`getenv("DB_PASSWORD", "DEFAULT_PASSWORD")`): one that looks like a value only
-    isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${head}${quote}${REDACTED}${quote}` : match,
+    isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match,
   );
-  out = out.replace(SETTER_CALL, (match, head: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${REDACTED}${quote}` : match));
-  out = out.replace(SQL_PASSWORD, (match, head: string, quote: string, value: string) => (isReference(value) ? match : `${head}${quote}${REDACTED}${quote}`));
-  out = out.replace(XML_KEY_VALUE, (match, head: string, _quote: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${REDACTED}${quote}` : match));
-  out = out.replace(XML_KEYED_ELEMENT, (match, open: string, _tag: string, _quote: string, key: string, value: string, close: string) => (isSecretValue(key, value.trim()) ? `${open}${REDACTED}${close}` : match));
+  out = out.replace(SETTER_CALL, (match, head: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
+  out = out.replace(SQL_PASSWORD, (match, head: string, quote: string, value: string) => (isReference(value) ? match : `${head}${quote}${hide(value)}${quote}`));
+  out = out.replace(XML_KEY_VALUE, (match, head: string, _quote: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
+  out = out.replace(XML_KEYED_ELEMENT, (match, open: string, _tag: string, _quote: string, key: string, value: string, close: string) => (isSecretValue(key, value.trim()) ? `${open}${hideUnder(key)(value)}${close}` : match));
   out = out.replace(TYPED_ASSIGNMENT, (match, key: string, head: string, quote: string, value: string) =>
-    isSecretValue(key, value) ? `${key}${head}${quote}${REDACTED}${quote}` : match,
+    isSecretValue(key, value) ? `${key}${head}${quote}${hideUnder(key)(value)}${quote}` : match,
   );
   out = out.replace(QUOTED_PAIR, (match, keyQuote: string, key: string, between: string, separator: string, quote: string, value: string) =>
     // two items side by side may be a label and its text (`t("password", "Your password")`) or a
     // list of names (`['password', 'email']`): there, a value that looks like one only
-    isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${keyQuote}${key}${keyQuote}${between}${quote}${REDACTED}${quote}` : match,
+    isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${keyQuote}${key}${keyQuote}${between}${quote}${hideUnder(key)(value)}${quote}` : match,
   );
   out = replaceAssignments(out, (match, key, operator, quote, quoted, bare) => {
     if (!keyHoldsSecret(key, quoted ?? bare ?? '')) return match;
     // `DB_PASSWORD=…` is the dotenv and shell form wherever it appears (a README, a workflow): data.
     const envStyle = /^[A-Z][A-Z0-9_]*$/.test(key) && operator === '=';
-    return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle);
+    return maskAssignment(match, key + operator, quote, quoted, bare, dataFile || envStyle, hideUnder(key));
   });
   if (options.path !== undefined && languageOf(options.path) === 'text' && out.includes(REDACTED)) out = maskLineValueRest(out, LINE_VALUE_FILES.test(options.path));
-  return out;
+  return found.size === 0 ? out : maskRepeats(out, found, options.prose === true ? 'prose' : dataFile ? 'data' : 'code');
+}
+
+/** The shortest value masked again where it repeats: shorter ones are too often a word or a number of the text. */
+const MIN_REPEATED_CHARS = 8;
+/** A word is masked again only in a task, and only from this length: `postgres`, `Password` are words elsewhere. */
+const MIN_REPEATED_WORD_CHARS = 12;
+/** At most this many values are looked for again, of at most this length: the regex they make stays small. */
+const MAX_REPEATED_VALUES = 256;
+const MAX_REPEATED_CHARS = 256;
+
+/**
+ * Every other occurrence of a masked value, masked too: a task that gives a password once after
+ * its key and then bare (`password=…; retrying with …`) shows, searches and sends it no more.
+ * Exact and case-sensitive, not inside a longer run of letters and digits. One regex of literal
+ * alternatives, no quantifier: at each place the engine tries the values that start with its
+ * character, along their shared prefixes, so a character costs at most the longest value (256).
+ */
+function maskRepeats(text: string, values: ReadonlySet<string>, kind: TextKind): string {
+  const repeated = [...values].filter((value) => isRepeatable(value, kind)).sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, MAX_REPEATED_VALUES);
+  if (repeated.length === 0) return text;
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${repeated.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  return text.replace(pattern, REDACTED);
+}
+
+/** What a text is, for `isRepeatable`: written by a person, data (configuration, scripts), or code. */
+type TextKind = 'prose' | 'data' | 'code';
+
+/**
+ * A value worth looking for again: one run without blanks (a quoted span may be words a rule
+ * misread: `-p "… "` across a line), long enough not to be an ordinary word. In a file, never a
+ * word (`postgres`, `non-reserved`: sqlfluff's `("PASSWORD", "non-reserved")` would mask the
+ * word in its 1,000 other keyword lines), and in code no name unless too random for one (a
+ * forward reference taken for a value, `private_key: "_RSAPrivateKey"`, is a class). In a task,
+ * a long word is a passphrase.
+ */
+function isRepeatable(value: string, kind: TextKind): boolean {
+  if (value.length < MIN_REPEATED_CHARS || value.length > MAX_REPEATED_CHARS || /\s/.test(value) || value.includes(REDACTED)) return false;
+  if (/^\p{L}+(?:[-_.]\p{L}+)*$/u.test(value)) return kind === 'prose' && value.length >= MIN_REPEATED_WORD_CHARS;
+  return kind !== 'code' || !/^[A-Za-z_$][\w$]*$/.test(value) || looksLikeData(value);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A value as a quoted or listed item writes it (`"…",`): without its quotes and its comma. */
+function unquoted(value: string): string {
+  const item = value.trim().replace(/[,;]$/, '');
+  return /^(["'`]).+\1$/.test(item) ? item.slice(1, -1) : item;
+}
+
+/** A command-line flag's value (`-p '…'`, `-p…`): masked unless a reference (`"$PASS"`); quotes kept. */
+function maskFlagValue(match: string, head: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined, hide: Hide): string {
+  const value = quoted ?? bare ?? '';
+  if (isReference(value)) return match;
+  return quote === undefined ? `${head}${hide(value)}` : `${head}${quote}${hide(value)}${quote}`;
 }
 
 /**
@@ -269,16 +376,45 @@ function maskLineValueRest(text: string, equalsToo: boolean): string {
 }
 
 /** `YAML_KEY_LINE` with a secret-named key: the first line of its value, indented below it, masked. */
-function maskNextLineValues(text: string): string {
+function maskNextLineValues(text: string, hide: Hide): string {
   const lines = text.split('\n');
   for (let i = 0; i + 1 < lines.length; i++) {
     const key = YAML_KEY_LINE.exec(lines[i]!.replace(/\r$/, ''));
     if (!key || secretKeyKind(key[3]!) !== 'strong') continue;
     const next = /^([ \t]+)(\S.*?)(\r?)$/.exec(lines[i + 1]!);
     if (!next || next[1]!.length <= key[1]!.length || next[2]!.includes(REDACTED) || isReference(next[2]!) || /^[A-Za-z_][\w.-]*[ \t]*:/.test(next[2]!) || next[2]!.startsWith('- ')) continue;
-    lines[i + 1] = `${next[1]}${REDACTED}${next[3]}`;
+    lines[i + 1] = `${next[1]}${hide(unquoted(next[2]!))}${next[3]}`;
   }
   return lines.join('\n');
+}
+
+/**
+ * `ENV_ENTRY_NAME` with a secret-named name, and the `value` on the next line: the value masked
+ * (its quotes and comma kept). A reference (`$(DB_PASSWORD)`, `{{ … }}`) and `valueFrom:` stay.
+ * The value is cut in code: a regex ending in optional blanks backtracks over long runs of them.
+ */
+function maskEnvEntryValues(text: string, hideUnder: (key: string) => Hide): string {
+  const lines = text.split('\n');
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const name = ENV_ENTRY_NAME.exec(lines[i]!);
+    if (!name) continue;
+    const entry = ENV_ENTRY_VALUE.exec(lines[i + 1]!);
+    if (!entry) continue;
+    const [, head, , rest] = entry as unknown as [string, string, string, string];
+    const quote = /^["'`]/.test(rest) ? rest[0]! : '';
+    const end = quote === '' ? bareValueEnd(rest) : rest.indexOf(quote, 1);
+    const value = quote === '' ? rest.slice(0, Math.max(end, 0)) : rest.slice(1, Math.max(end, 1));
+    if (value === '' || !isSecretValue(name[3]!, value)) continue;
+    lines[i + 1] = `${head}${quote}${hideUnder(name[3]!)(value)}${rest.slice(end)}`;
+  }
+  return lines.join('\n');
+}
+
+/** Where a bare YAML value ends: before a comment, a trailing comma, blanks or a `\r`. */
+function bareValueEnd(body: string): number {
+  const comment = body.search(/[ \t]#/);
+  const value = (comment < 0 ? body : body.slice(0, comment)).trimEnd();
+  return value.endsWith(',') ? value.length - 1 : value.length;
 }
 
 /**
@@ -319,16 +455,16 @@ function replaceAssignments(text: string, mask: (match: string, key: string, ope
   return out + text.slice(done);
 }
 
-function maskAssignment(match: string, head: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined, dataFile: boolean): string {
+function maskAssignment(match: string, head: string, quote: string | undefined, quoted: string | undefined, bare: string | undefined, dataFile: boolean, hide: Hide): string {
   if (quoted !== undefined) {
     if (quoted.includes(REDACTED) || isReference(quoted)) return match;
-    return `${head}${quote}${REDACTED}${quote}`;
+    return `${head}${quote}${hide(quoted)}${quote}`;
   }
   const value = bare ?? '';
   if (value === '' || value.includes(REDACTED) || isReference(value)) return match;
   // In code a bare word is a variable (`password = user_password`); a value needs a data shape.
   if (!dataFile && !looksLikeData(value)) return match;
-  return `${head}${REDACTED}`;
+  return `${head}${hide(value)}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Deps, EvalInput, EvalOutput, SearchRequest } from '../core/deps.js';
 import { isProviderError, throwIfAborted, UsageError } from '../core/errors.js';
 import { silentLogger } from '../core/log.js';
-import { createShownRedactor } from '../core/redact-query.js';
+import { createShownRedactor, taskToPlan } from '../core/redact-query.js';
 import { DEFAULTS, type ResolvedOptions, type RetrieveOptions } from '../core/options.js';
 import type { Candidate, CycleTrace, FallbackReason, FileFacts, Gap, ProgressEvent, Query, RetrieveResult, Score, SearchStats, Usage } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
@@ -79,8 +79,9 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
     provider = 'offline';
   };
 
-  const plan = planQuery(task);
-  // What is shown (progress, the trace) never carries a secret pasted into the task.
+  // A secret pasted into the task is not searched for: a term would reach gaps, the trace, the
+  // refiner's prompt and the cache. What is shown is masked as well, whatever it is built from.
+  const plan = planQuery(taskToPlan(task));
   const shown = createShownRedactor(task);
   emit({ type: 'plan', query: shown.query(plan) });
   const scope = { root: options.root, scope: options.scope, include: options.include, exclude: options.exclude, maxFileSize: options.maxFileSize, concurrency: options.concurrency };

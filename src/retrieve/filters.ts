@@ -27,11 +27,17 @@ const LOCK_NAMES = new Set(['package-lock.json', 'yarn.lock', 'pnpm-lock.yaml', 
 const MINIFIED = /\.min\.(?:js|css)$/;
 const GENERATED = /(?:\.pb\.go|_pb2\.py|_pb2_grpc\.py|\.map|\.bundle\.js)$/;
 
-/** Files that exist to hold credentials: dotenv, package-registry tokens, netrc, database and cloud CLI logins. */
+/**
+ * Files that exist to hold credentials: dotenv, package-registry tokens, netrc, database and cloud
+ * CLI logins; and the history files of shells and REPLs, which keep every `export TOKEN=…`,
+ * `mysql -p…` and `ALTER USER` typed, committed by mistake with a home directory.
+ */
 const SECRET_NAMES = new Set([
   '.env', '.envrc', '.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.pgpass', '.my.cnf', '.htpasswd',
   '.boto', '.s3cfg', '.dockercfg', '.vault-token', '.terraformrc', 'terraform.rc', 'kubeconfig',
   'application_default_credentials.json', 'terraform.tfvars', 'terraform.tfvars.json', 'pgpass', 'pgpass.conf',
+  '.bash_history', '.zsh_history', '.sh_history', '.history', '.psql_history', '.mysql_history', '.sqlite_history',
+  '.rediscli_history', '.python_history', '.node_repl_history',
 ]);
 /**
  * A copy of a file kept aside (`.npmrc.bak`, `.netrc~`, `.pgpass.orig`, an editor's `.env.swp`,

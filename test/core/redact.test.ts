@@ -201,6 +201,18 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['{\n  "password":\n    "Zq8wXc7vBn6mLk5jJS",\n  "host": "db"\n}', `{\n  "password":\n    ${REDACTED}\n  "host": "db"\n}`, 'config/db.json'],
     ["cfg = {\n    'api_key':\n        'Zq8wXc7vBn6mLk5jPY',\n}", `cfg = {\n    'api_key':\n        ${REDACTED}\n}`, 'settings.py'],
     ['<db>\n  <password>\n    Zq8wXc7vBn6mLk5jXM\n  </password>\n</db>', `<db>\n  <password>\n    ${REDACTED}\n  </password>\n</db>`, 'conf/app.xml'],
+    // the flags' values quoted: the quotes kept, the value masked
+    ["sshpass -p 'Zx9pQ2mL7vB4' scp backup.sql host:/backups", `sshpass -p '${REDACTED}' scp backup.sql host:/backups`, 'deploy.sh'],
+    ["mysql -u root -p'Qw8rTy6uIo4p' app < backup.sql", `mysql -u root -p'${REDACTED}' app < backup.sql`, 'deploy.sh'],
+    ['docker login -u me -p "Lk3jHg5fDs7a" registry.example.com', `docker login -u me -p "${REDACTED}" registry.example.com`, 'deploy.sh'],
+    ["curl -u 'admin:Mn2bVc4xZl9k' https://api.example.com/backup", `curl -u 'admin:${REDACTED}' https://api.example.com/backup`, 'deploy.sh'],
+    ['curl --user "admin:two words" https://x', `curl --user "admin:${REDACTED}" https://x`, 'README.md'],
+    // Go's MySQL DSN: user:password@protocol(address)/db
+    ['db, err := sql.Open("mysql", "root:S3cr3tPass@tcp(db:3306)/app")', `db, err := sql.Open("mysql", "root:${REDACTED}@tcp(db:3306)/app")`, 'main.go'],
+    ['DSN=app:Xk9mQ2vL8rT4@unix(/run/mysqld/mysqld.sock)/app?parseTime=true', `DSN=app:${REDACTED}@unix(/run/mysqld/mysqld.sock)/app?parseTime=true`, 'README.md'],
+    // an environment entry's value on the line below its name: Kubernetes, ECS, Azure app settings
+    ['env:\n  - name: DB_PASSWORD\n    value: Kq7wZ3xL9vB2\n  - name: API_TOKEN\n    value: "Kq7wZ3xL9vB2aa"  # rotated\n', `env:\n  - name: DB_PASSWORD\n    value: ${REDACTED}\n  - name: API_TOKEN\n    value: "${REDACTED}"  # rotated\n`, 'k8s/deploy.yaml'],
+    ['[\r\n  {\r\n    "name": "DB_PASSWORD",\r\n    "value": "Kq7wZ3xL9vB2"\r\n  }\r\n]', `[\r\n  {\r\n    "name": "DB_PASSWORD",\r\n    "value": "${REDACTED}"\r\n  }\r\n]`, 'ecs/task.json'],
   ])('%s', (text, masked, path) => {
     expect(redactSecrets(text, { path })).toBe(masked);
   });
@@ -227,6 +239,14 @@ describe('redactSecrets on passwords written as tools write them (each came out 
     ['00:11:22:33:44:55\n12:30:45:67:89\n*:*:*:*:${PGPASS}', 'notes.txt'],
     ['<password>\n  ${DB_PASSWORD}\n</password>\n<token>\n  <value>x</value>\n</token>', 'conf/app.xml'],
     ['{\n  "password":\n    {\n      "minLength": 8\n    }\n}', 'schema.json'],
+    // a port, a prompt, a variable: not a quoted password
+    ["ssh -p 2222 host && mysql -p\nmysql -u root -p app\nmysql -u root -p 'app'", 'run.sh'],
+    ['curl -u "$USER:$PASS" https://x\nsshpass -p "$SSHPASS" ssh host\ndocker login -u me -p "${TOKEN}" r.io', 'run.sh'],
+    // a DSN without a password, a format string, a placeholder, and a regex that reads URLs
+    ['root@tcp(db:3306)/app\nfmt.Sprintf("%s:%s@tcp(%s)/%s", u, p, h, d)\n"user:password@tcp(localhost:3306)/dbname"', 'db.go'],
+    ['const urlRegex = /^([\\w+.-]+:)\\/\\/([^@/#?]*@)?([^:/#?]*)(:\\d+)?/;', 'source-map.js'],
+    // an entry that is not a secret, one that refers to one, and an empty one
+    ['env:\n  - name: LOG_LEVEL\n    value: debug\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef: { name: db, key: password }\n  - name: API_TOKEN\n    value: $(TOKEN)\n  - name: DB_PASSWORD\n    value: ""', 'k8s/deploy.yaml'],
   ])('keeps what is not one: %s', (text, path) => expectKept(text, path));
 });
 
@@ -297,6 +317,81 @@ describe('redactSecrets on credentials in Ruby hashes, environment fallbacks, se
   ])('keeps what is not one: %s', (text, path) => expectKept(text, path));
 });
 
+describe('redactSecrets on a value the text repeats (masked once, every repeat came out in clear)', () => {
+  it.each([
+    ['login fails with password=Qz8vLm3xPw7k; retrying with Qz8vLm3xPw7k gives the same error', `login fails with password=${REDACTED}; retrying with ${REDACTED} gives the same error`],
+    ['aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY fails; so does wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', `aws_secret_access_key = ${REDACTED} fails; so does ${REDACTED}`],
+    ['the key AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY is refused', `the key ${REDACTED} ${REDACTED} is refused`],
+    ['db at postgres://app:S3cretDbPass9@db/app; psql with S3cretDbPass9 works', `db at postgres://app:${REDACTED}@db/app; psql with ${REDACTED} works`],
+    ["sshpass -p 'Zx9pQ2mL7vB4' ssh host fails, Zx9pQ2mL7vB4 is right", `sshpass -p '${REDACTED}' ssh host fails, ${REDACTED} is right`],
+    ['auth fails with token=a1b2c3d4e5f6g7h8; the header sends a1b2c3d4e5f6g7h8', `auth fails with token=${REDACTED}; the header sends ${REDACTED}`],
+    ['root:S3cr3tPass@tcp(db:3306)/app refused; mysql -pS3cr3tPass works', `root:${REDACTED}@tcp(db:3306)/app refused; mysql -p${REDACTED} works`],
+  ])('in a task: %s', (text, masked) => {
+    expect(redactSecrets(text, { prose: true })).toBe(masked);
+  });
+
+  it.each([
+    ['const password = "Qz8vLm3xPw7k";\n// was Qz8vLm3xPw7k until May\n', `const password = "${REDACTED}";\n// was ${REDACTED} until May\n`, 'src/db.ts'],
+    ['database:\n  password: hunter2hunter2\n  # the old one, hunter2hunter2, leaked\n', `database:\n  password: ${REDACTED}\n  # the old one, ${REDACTED}, leaked\n`, 'config.yml'],
+    ['AKIAIOSFODNN7EXAMPLE,wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n', `${REDACTED},${REDACTED}\n`, 'keys.csv'],
+  ])('in a file: %s', (text, masked, path) => {
+    expect(redactSecrets(text, { path })).toBe(masked);
+  });
+
+  it.each([
+    // an ordinary word given as a value is a word everywhere else
+    ['POSTGRES_PASSWORD: postgres\nimage: postgres:16\n', `POSTGRES_PASSWORD: ${REDACTED}\nimage: postgres:16\n`, 'docker-compose.yml'],
+    ['password: Password\nlabel: Password\n', `password: ${REDACTED}\nlabel: Password\n`, 'form.yml'],
+    ['("PASSWORD", "non-reserved"),\n("ABORT", "non-reserved"),', `("PASSWORD", "${REDACTED}"),\n("ABORT", "non-reserved"),`, 'dialect_postgres_keywords.py'],
+    // in code, a name taken for a value (a Python forward reference) stays a name elsewhere
+    ['def f(private_key: "_RSAPrivateKey"):\nclass _RSAPrivateKey(RSAPrivateKey):', `def f(private_key: "${REDACTED}"):\nclass _RSAPrivateKey(RSAPrivateKey):`, 'rsa.py'],
+    // under a weak key (`pass`, `token`) a value is masked for its looks, a guess not spread in a file
+    ['pass_str: "SELECT\\n\\t1"\nfix_str: "SELECT\\n\\t1"', `pass_str: "${REDACTED}"\nfix_str: "SELECT\\n\\t1"`, 'LT02-tab-space.yml'],
+    // inside a longer run of letters and digits it is another word
+    ['password=Qz8vLm3xPw7k; see XQz8vLm3xPw7k9', `password=${REDACTED}; see XQz8vLm3xPw7k9`, 'notes.txt'],
+  ])('not a word or a name that only equals it: %s', (text, masked, path) => {
+    expect(redactSecrets(text, { path })).toBe(masked);
+  });
+});
+
+describe('redactSecrets stays linear on adversarial lines for each rule (a quadratic one takes minutes on them)', () => {
+  const quick = (text: string, options: { path?: string; prose?: boolean } = {}): string => {
+    const started = performance.now();
+    const out = redactSecrets(text, options);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    return out;
+  };
+  // each line opens with the shape its rule masks, so the rule is seen to work there too
+  const DSN = ['root:S3cr3tPass@tcp(db:3306)/app ', `root:${REDACTED}@tcp(db:3306)/app `];
+  it.each([
+    ['a DSN user before every `:`', DSN, '=a:'.repeat(100_000)],
+    ['DSN users of 64 characters, passwords of 255', DSN, `(${'a'.repeat(64)}:${'b'.repeat(255)}`.repeat(1_000)],
+    ['a DSN address that never closes', DSN, ` a:b@tcp(${'y'.repeat(300_000)}`],
+    ['quoted `-u` values that never close', ["curl -u 'admin:Mn2bVc4xZl9k' x", `curl -u 'admin:${REDACTED}' x`], " -u 'a:".repeat(50_000)],
+    ['quoted `mysql -p` values', ["mysql -p'Qw8rTy6uIo4p'", `mysql -p'${REDACTED}'`], " -p'x".repeat(80_000)],
+    ['quoted `sshpass -p` values', ["sshpass -p 'Zx9pQ2mL7vB4' ", `sshpass -p '${REDACTED}' `], 'sshpass -p "'.repeat(30_000)],
+    ['AWS key ids and separators', ['AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ', `${REDACTED} ${REDACTED} `], 'AKIAIOSFODNN7EXAMPLE    ,    '.repeat(10_000)],
+  ])('%s', (_label, [head, masked], tail) => {
+    // booleans, not the text: a failure would diff a line of 300 kB
+    expect(quick(head + tail).startsWith(masked!)).toBe(true);
+    expect(quick(head + tail, { prose: true }).startsWith(masked!)).toBe(true);
+  });
+
+  it('an environment entry followed by long runs of blanks', () => {
+    const text = `- name: DB_PASSWORD${' '.repeat(200_000)}b\n  value: x${' '.repeat(200_000)}\n- name: DB_PASSWORD\n  value: Kq7wZ3xL9vB2 a${' '.repeat(200_000)}b\n`;
+    // a boolean, not the text: a failure would diff 600 kB
+    expect(quick(text, { path: 'k8s.yaml' }).includes(`value: ${REDACTED}\n`)).toBe(true);
+  });
+
+  it('256 masked values sharing a long prefix, looked for again along a line that matches it everywhere', () => {
+    const values = Array.from({ length: 256 }, (_, i) => `password=${'Z-'.repeat(120)}${i}`).join('\n');
+    // and at its end, one of them again
+    const out = quick(`${values}\n${'Z-'.repeat(150_000)} ${'Z-'.repeat(120)}7`, { path: '.env' });
+    expect(out.split(REDACTED).length).toBe(258);
+    expect(out.endsWith(` ${REDACTED}`)).toBe(true);
+  });
+});
+
 describe('redactSecrets on a task (prose)', () => {
   it('masks a bare value after a secret-named key, which code keeps as a variable', () => {
     const task = 'login fails with password=hunter2hunter2 and api_key=d41d8cd98f00b204e9800998ecf8427e';
@@ -312,7 +407,7 @@ describe('redactSecrets on a task (prose)', () => {
 });
 
 describe('a secret pasted into a task', () => {
-  it('is searched but not kept in the cache, and masked in what a model would be sent', async () => {
+  it('is not searched, not kept in the cache, and masked in what a model would be sent', async () => {
     const { makeRepo } = await import('../helpers/make-repo.js');
     const { retrieve } = await import('../../src/orchestrator/loop.js');
     const { clipTask } = await import('../../src/llm/task.js');
@@ -333,6 +428,17 @@ describe('a secret pasted into a task', () => {
       rmSync(cache, { recursive: true, force: true });
       r.cleanup();
     }
+  });
+
+  it('gives the run no term from it or its repeats, nor from the mark that replaces it', async () => {
+    const { taskToPlan } = await import('../../src/core/redact-query.js');
+    const { planQuery } = await import('../../src/refine/plan.js');
+    const task = 'loginUser fails with password=Qz8vLm3xPw7k; retrying with Qz8vLm3xPw7k gives the same error';
+    const plan = planQuery(taskToPlan(task));
+    const terms = [...plan.keywords, ...plan.symbols, ...plan.literals].map((t) => t.toLowerCase());
+    expect(terms.filter((t) => /qz8|lm3|pw7|redact/.test(t))).toEqual([]);
+    expect(plan.symbols).toContain('loginUser');
+    expect(plan.keywords).toContain('retry');
   });
 });
 

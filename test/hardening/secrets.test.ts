@@ -4,11 +4,12 @@
  * Markdown packs with region contents).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retrieve } from '../../src/orchestrator/loop.js';
-import type { TempRepo } from '../helpers/make-repo.js';
+import { makeRepo, type TempRepo } from '../helpers/make-repo.js';
 import { autoReply, startStubLlm, type StubLlm } from '../helpers/stub-llm.js';
 import { leaksIn, PLANTED, PLANTED_TASK, plantedRepo } from './planted.js';
 
@@ -114,5 +115,77 @@ describe('a secret in a pair term', () => {
     expect(Object.keys(shown.weights).filter((k) => k.includes('swordfish'))).toEqual([]);
     expect(shown.keywords).toContain('login broken');
     expect(createShownRedactor(task).secretTerms(plan)).toContain('swordfishsecret break');
+  });
+});
+
+/** Every file under `dir`, read as text. */
+function readTree(dir: string): string {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+    .join('\n');
+}
+
+describe.runIf(existsSync(BIN))('a secret the task repeats, and quoted or unusual shapes in files', () => {
+  const VALUE = 'Qz8vLm3xPw7k';
+  const TASK = `deploy_backup login fails with password=${VALUE}; retrying with ${VALUE} gives the same error`;
+  // sshpass, mysql, docker login and curl with quoted values, a Go MySQL DSN, a Kubernetes env entry
+  const IN_FILES = ['Zx9pQ2mL7vB4', 'Qw8rTy6uIo4p', 'Lk3jHg5fDs7a', 'Mn2bVc4xZl9k', 'S3cr3tGoPass7', 'Kq7wZ3xL9vB2'];
+  const leaks = (text: string): string[] => [VALUE, ...IN_FILES].filter((secret) => text.toLowerCase().includes(secret.toLowerCase()));
+  let r: TempRepo;
+  beforeAll(() => {
+    r = makeRepo({
+      'src/login.ts': 'export function login(password: string) {\n  return check(password);\n}\n',
+      'scripts/deploy.sh': [
+        'deploy_backup() {',
+        "  sshpass -p 'Zx9pQ2mL7vB4' scp backup.sql host:/backups",
+        "  mysql -u root -p'Qw8rTy6uIo4p' app < backup.sql",
+        '  docker login -u me -p "Lk3jHg5fDs7a" registry.example.com',
+        "  curl -u 'admin:Mn2bVc4xZl9k' https://api.example.com/backup",
+        "  DSN='root:S3cr3tGoPass7@tcp(db:3306)/app' ./login",
+        '}',
+        '',
+      ].join('\n'),
+      'deploy/backup.yaml': 'metadata:\n  name: deploy_backup\nenv:\n  - name: DB_PASSWORD\n    value: Kq7wZ3xL9vB2\n',
+    });
+  });
+  afterAll(() => r.cleanup());
+
+  it('is nowhere in stdout, stderr or the cache, run after run (the second answered from the kept result)', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'ctxloop-repeat-'));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const out = await run(['retrieve', '--root', r.root, '--cache', cache, '--task', TASK, '--json', '--verbose', '--with-content', '--threshold', '0', '--budget', '20000'], {});
+        expect(out.code).toBe(0);
+        expect(leaks(out.stdout)).toEqual([]);
+        expect(leaks(out.stderr)).toEqual([]);
+        const result = JSON.parse(out.stdout);
+        expect(result.task).toBe(`deploy_backup login fails with password=[REDACTED]; retrying with [REDACTED] gives the same error`);
+        // the files holding the secrets were packed, masked
+        const packed = result.files.map((f: { path: string }) => f.path);
+        for (const path of ['scripts/deploy.sh', 'deploy/backup.yaml']) expect(packed).toContain(path);
+        expect(out.stdout).toContain("sshpass -p '[REDACTED]'");
+      }
+      const stored = readTree(cache);
+      expect(stored).toContain('k:login');
+      expect(leaks(stored)).toEqual([]);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('reaches no model prompt: the planner, the evaluator, nor the refiner shown the query and its gaps', async () => {
+    // files judged weak, so the loop goes on and the refiner is asked
+    const weak = await startStubLlm(autoReply(() => 0.3));
+    try {
+      const out = await run(['retrieve', '--root', r.root, '--no-cache', '--task', TASK, '--json', '--max-cycles', '3'], { OPENAI_BASE_URL: weak.openaiURL, OPENAI_API_KEY: 'x' });
+      expect(out.code).toBe(0);
+      expect(weak.requests.map((q) => q.schemaName)).toContain('report_scores');
+      expect(weak.requests.filter((q) => q.prompt.includes('<query>')).length).toBeGreaterThan(0);
+      for (const request of weak.requests) expect(leaks(request.raw), request.prompt.slice(0, 300)).toEqual([]);
+      expect(leaks(out.stdout)).toEqual([]);
+    } finally {
+      await weak.close();
+    }
   });
 });

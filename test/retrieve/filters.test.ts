@@ -5,7 +5,7 @@ const MB = 1_000_000;
 
 describe('skipReason', () => {
   it('keeps ordinary source, docs and build output', () => {
-    for (const path of ['src/auth/verify.ts', 'README.md', 'dist/index.js', 'build/lib/x.py', 'lib/secrets.py', 'src/credentials.ts', '.gitignore', 'docs/environment.md', 'docker/config.json', 'src/keyboard.ts', 'src/tokens.py', 'infra/main.tf', 'src/gcloud/client.go']) {
+    for (const path of ['src/history.ts', 'docs/history.md', 'src/auth/verify.ts', 'README.md', 'dist/index.js', 'build/lib/x.py', 'lib/secrets.py', 'src/credentials.ts', '.gitignore', 'docs/environment.md', 'docker/config.json', 'src/keyboard.ts', 'src/tokens.py', 'infra/main.tf', 'src/gcloud/client.go']) {
       expect(skipReason(path, 100, MB), path).toBeUndefined();
     }
   });
@@ -73,6 +73,15 @@ describe('skipReason', () => {
     ['certs/server.key.1', 'secret'],
     ['config/pgpass.conf', 'secret'],
     ['deploy/pgpass', 'secret'],
+    // shell and REPL histories keep what was typed: `export TOKEN=…`, `mysql -p…`
+    ['home/.bash_history', 'secret'],
+    ['.zsh_history', 'secret'],
+    ['.history', 'secret'],
+    ['ops/.psql_history', 'secret'],
+    ['.mysql_history', 'secret'],
+    ['.python_history', 'secret'],
+    ['.node_repl_history', 'secret'],
+    ['.bash_history.bak', 'secret'],
     ['img/logo.PNG', 'binary'],
     ['fonts/a.woff2', 'binary'],
     ['bin/app.exe', 'binary'],
