@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { CtxloopError } from '../core/errors.js';
+import { withoutRepositoryVariables } from '../core/git-env.js';
 
 export interface GitOptions {
   /** Working directory (a clone or a git dir). */
@@ -31,5 +32,5 @@ function firstLine(text: string): string {
 
 // No prompts, no pager, no user hooks reading the terminal: the harness runs unattended.
 function gitEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
+  return { ...withoutRepositoryVariables(process.env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' };
 }

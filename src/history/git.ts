@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import type { FileHistory, HistoryReader } from '../core/deps.js';
+import { withoutRepositoryVariables } from '../core/git-env.js';
 import { silentLogger, type Logger } from '../core/log.js';
 
 export interface GitHistoryOptions {
@@ -74,7 +75,7 @@ export function parseLog(output: string): FileHistory {
 
 function runGit(args: string[], cwd: string, options: GitHistoryOptions, signal: AbortSignal | undefined): Promise<string> {
   // No prompts, no pager, no optional lock files: reading history must not write into the repository.
-  const env = { ...(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_NO_LAZY_FETCH: '1', GIT_ASKPASS: 'false', SSH_ASKPASS: 'false', LC_ALL: 'C' };
+  const env = { ...withoutRepositoryVariables(options.env ?? process.env), GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', GIT_NO_LAZY_FETCH: '1', GIT_ASKPASS: 'false', SSH_ASKPASS: 'false', LC_ALL: 'C' };
   return new Promise((resolve, reject) => {
     execFile('git', args, { cwd, env, encoding: 'utf8', maxBuffer: MAX_BUFFER, timeout: options.timeout ?? 15_000, ...(signal ? { signal } : {}) }, (error, stdout, stderr) => {
       if (error) reject(Object.assign(error, { stderr }));

@@ -80,6 +80,33 @@ describe('prepareCheckout', () => {
     expect(git(root, 'remote')).toBe('origin');
   });
 
+  it("ignores GIT_DIR and GIT_WORK_TREE set around it (a hook's): the user's repository they name is neither marked nor moved", async () => {
+    fixture = makeMirror();
+    const { reposDir, workDir, base } = fixture;
+    const user = join(workDir, '..', 'user-repo');
+    mkdirSync(user, { recursive: true });
+    git(user, 'init', '-q', '-b', 'main');
+    writeFileSync(join(user, 'mine.txt'), 'mine\n');
+    git(user, 'add', '-A');
+    git(user, '-c', 'user.email=a@b', '-c', 'user.name=a', 'commit', '-q', '-m', 'my work');
+    writeFileSync(join(user, 'untracked.txt'), 'untracked');
+    const saved = { dir: process.env.GIT_DIR, tree: process.env.GIT_WORK_TREE };
+    process.env.GIT_DIR = join(user, '.git');
+    process.env.GIT_WORK_TREE = user;
+    try {
+      for (let run = 0; run < 2; run++) await expect(prepareCheckout(reposDir, 'acme/widget', base, workDir)).resolves.toMatchObject({ commit: base });
+    } finally {
+      if (saved.dir === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = saved.dir;
+      if (saved.tree === undefined) delete process.env.GIT_WORK_TREE;
+      else process.env.GIT_WORK_TREE = saved.tree;
+    }
+    expect(git(user, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+    expect(git(user, 'config', '--list', '--local')).not.toMatch(/evalclone|sparsecheckout/i);
+    expect(git(user, 'status', '--porcelain')).toBe('?? untracked.txt');
+    expect(git(user, 'reflog')).not.toBe('');
+  });
+
   it('still reuses a clone made before clones were marked, and marks it', async () => {
     fixture = makeMirror();
     const { reposDir, workDir, base, later } = fixture;
