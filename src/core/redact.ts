@@ -262,7 +262,7 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(MYSQL_PASSWORD_FLAG, (match, head: string, quote?: string, quoted?: string, bare?: string) => maskFlagValue(match, head, quote, quoted, bare, hide));
   out = out.replace(LOGIN_PASSWORD_FLAG, (match, head: string, quote?: string, quoted?: string, bare?: string) => maskFlagValue(match, head, quote, quoted, bare, hide));
   if (/:[ \t]*(?:[|>][-+]?[ \t]*)?\r?\n/.test(out)) out = maskNextLineValues(out, hide);
-  if (out.includes('value')) out = maskEnvEntryValues(out, hideUnder);
+  if (out.includes('value')) out = maskEnvEntryValues(out, hideUnder, dataFile);
   out = out.replace(DOCKER_ENV_SPACED, (match, head: string, key: string, space: string, value: string, tail: string) =>
     isSecretValue(key, value) && !/^["'`]?(?:\$|\{\{)/.test(value) ? `${head}${key}${space}${hideUnder(key)(unquoted(value))}${tail}` : match,
   );
@@ -300,22 +300,56 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
 const MIN_REPEATED_CHARS = 8;
 /** A word is masked again only in a task, and only from this length: `postgres`, `Password` are words elsewhere. */
 const MIN_REPEATED_WORD_CHARS = 12;
-/** At most this many values are looked for again, of at most this length: the regex they make stays small. */
-const MAX_REPEATED_VALUES = 256;
+/** At most this many values are looked for again, of at most this length and this much together: each costs a pass over the text. */
+const MAX_REPEATED_VALUES = 64;
 const MAX_REPEATED_CHARS = 256;
+const MAX_REPEATED_TOTAL_CHARS = 16_384;
 
 /**
  * Every other occurrence of a masked value, masked too: a task that gives a password once after
  * its key and then bare (`password=…; retrying with …`) shows, searches and sends it no more.
- * Exact and case-sensitive, not inside a longer run of letters and digits. One regex of literal
- * alternatives, no quantifier: at each place the engine tries the values that start with its
- * character, along their shared prefixes, so a character costs at most the longest value (256).
+ * Exact and case-sensitive, not inside a longer run of letters and digits, longest values first.
+ * Each value is found with `indexOf`, a pass over the text apiece: one regex of the values as
+ * alternatives took 28 s on a megabyte of values that start alike (V8 shares no prefix but the
+ * first character), and the values are bounded in number and length together.
  */
 function maskRepeats(text: string, values: ReadonlySet<string>, kind: TextKind): string {
-  const repeated = [...values].filter((value) => isRepeatable(value, kind)).sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).slice(0, MAX_REPEATED_VALUES);
+  const repeated: string[] = [];
+  let total = 0;
+  for (const value of [...values].filter((v) => isRepeatable(v, kind)).sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
+    if (repeated.length >= MAX_REPEATED_VALUES || total + value.length > MAX_REPEATED_TOTAL_CHARS) break;
+    repeated.push(value);
+    total += value.length;
+  }
   if (repeated.length === 0) return text;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${repeated.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
-  return text.replace(pattern, REDACTED);
+  const spans: Array<[number, number]> = [];
+  // characters already masked: a longer value masked here holds a shorter one
+  const taken = repeated.length > 1 ? new Uint8Array(text.length) : undefined;
+  for (const value of repeated) {
+    for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + value.length)) {
+      const end = at + value.length;
+      if (isWordChar(text, at - 1) || isWordChar(text, end) || taken?.[at] === 1 || taken?.[end - 1] === 1) continue;
+      taken?.fill(1, at, end);
+      spans.push([at, end]);
+    }
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let done = 0;
+  for (const [from, to] of spans) {
+    out += text.slice(done, from) + REDACTED;
+    done = to;
+  }
+  return out + text.slice(done);
+}
+
+/** Whether the character at `index` (a whole code point, either half of a pair) is a letter or a digit. */
+function isWordChar(text: string, index: number): boolean {
+  if (index < 0 || index >= text.length) return false;
+  const code = text.charCodeAt(index);
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  const start = code >= 0xdc00 && code <= 0xdfff && index > 0 ? index - 1 : index;
+  return /^[\p{L}\p{N}]/u.test(String.fromCodePoint(text.codePointAt(start)!));
 }
 
 /** What a text is, for `isRepeatable`: written by a person, data (configuration, scripts), or code. */
@@ -332,12 +366,17 @@ type TextKind = 'prose' | 'data' | 'code';
 function isRepeatable(value: string, kind: TextKind): boolean {
   if (value.length < MIN_REPEATED_CHARS || value.length > MAX_REPEATED_CHARS || /\s/.test(value) || value.includes(REDACTED)) return false;
   if (/^\p{L}+(?:[-_.]\p{L}+)*$/u.test(value)) return kind === 'prose' && value.length >= MIN_REPEATED_WORD_CHARS;
-  return kind !== 'code' || !/^[A-Za-z_$][\w$]*$/.test(value) || looksLikeData(value);
+  // a path named as the value (`password: ../secrets/db-password.txt`) is where a secret is, not it
+  if (kind !== 'prose' && PATH_LIKE.test(value)) return false;
+  // in code, a name or an expression taken for a value (`&self.password`, `this.#password`,
+  // `user.password!!`) would be masked at every use: only one too random for a name is spread
+  if (kind !== 'code' || !EXPRESSION_LIKE.test(value)) return true;
+  return /^[A-Za-z_$][\w$]*$/.test(value) && looksLikeData(value);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+/** A name, a member chain, a dereference or an unwrap: what code writes where a value may stand. */
+const EXPRESSION_LIKE = /^[&*!]*[A-Za-z_$#][\w$#]*(?:(?:\.|->|::|\?\.)[A-Za-z_$#][\w$#]*)*(?:!!|[!?])?$/;
+const PATH_LIKE = /^(?:\.{1,2}\/|~\/|\/)/;
 
 /** A value as a quoted or listed item writes it (`"…",`): without its quotes and its comma. */
 function unquoted(value: string): string {
@@ -390,10 +429,11 @@ function maskNextLineValues(text: string, hide: Hide): string {
 
 /**
  * `ENV_ENTRY_NAME` with a secret-named name, and the `value` on the next line: the value masked
- * (its quotes and comma kept). A reference (`$(DB_PASSWORD)`, `{{ … }}`) and `valueFrom:` stay.
+ * (its quotes and comma kept). A reference (`$(DB_PASSWORD)`, `{{ … }}`) and `valueFrom:` stay,
+ * and in code a bare name (a variable).
  * The value is cut in code: a regex ending in optional blanks backtracks over long runs of them.
  */
-function maskEnvEntryValues(text: string, hideUnder: (key: string) => Hide): string {
+function maskEnvEntryValues(text: string, hideUnder: (key: string) => Hide, dataFile: boolean): string {
   const lines = text.split('\n');
   for (let i = 0; i + 1 < lines.length; i++) {
     const name = ENV_ENTRY_NAME.exec(lines[i]!);
@@ -405,6 +445,8 @@ function maskEnvEntryValues(text: string, hideUnder: (key: string) => Hide): str
     const end = quote === '' ? bareValueEnd(rest) : rest.indexOf(quote, 1);
     const value = quote === '' ? rest.slice(0, Math.max(end, 0)) : rest.slice(1, Math.max(end, 1));
     if (value === '' || !isSecretValue(name[3]!, value)) continue;
+    // in code a bare word is a variable (`{ name: "password", value: userPassword }`), as in `maskAssignment`
+    if (quote === '' && !dataFile && !looksLikeData(value)) continue;
     lines[i + 1] = `${head}${quote}${hideUnder(name[3]!)(value)}${rest.slice(end)}`;
   }
   return lines.join('\n');

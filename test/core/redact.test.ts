@@ -352,6 +352,23 @@ describe('redactSecrets on a value the text repeats (masked once, every repeat c
   ])('not a word or a name that only equals it: %s', (text, masked, path) => {
     expect(redactSecrets(text, { path })).toBe(masked);
   });
+  // in code, an expression taken for a value stays an expression at its other uses; a file a value names, a name
+  it.each([
+    ['let c = Config { password: &self.password };\nwarn!("{}", &self.password);\n', 'warn!("{}", &self.password);', 'src/config.rs'],
+    ['const o = { password: this.#password };\nreturn this.#password.length;\n', 'return this.#password.length;', 'src/user.ts'],
+    ['cfg := Config{Password: *flagPassword}\nlog.Println(*flagPassword)\n', 'log.Println(*flagPassword)', 'main.go'],
+    ['val password = user.password!!\nprintln(user.password!!)\n', 'println(user.password!!)', 'Login.kt'],
+    ['password: ../secrets/db-password.txt\nfiles:\n  - ../secrets/db-password.txt\n', '  - ../secrets/db-password.txt', 'compose.yml'],
+  ])('keeps every other use of %s', (text, kept, path) => {
+    expect(redactSecrets(text, { path })).toContain(kept);
+  });
+
+  it('reads a bare name under an env entry in code as a variable, not a value (a form field: `{ name: "password", value: userPassword }`)', () => {
+    const code = 'const fields = [\n  {\n    name: "password",\n    value: userPassword,\n  },\n];';
+    expect(redactSecrets(code, { path: 'form.ts' })).toBe(code);
+    // in a manifest it is the value
+    expect(redactSecrets('- name: DB_PASSWORD\n  value: hunter2hunter2\n', { path: 'deploy.yaml' })).toBe(`- name: DB_PASSWORD\n  value: ${REDACTED}\n`);
+  });
 });
 
 describe('redactSecrets stays linear on adversarial lines for each rule (a quadratic one takes minutes on them)', () => {
@@ -385,10 +402,16 @@ describe('redactSecrets stays linear on adversarial lines for each rule (a quadr
 
   it('256 masked values sharing a long prefix, looked for again along a line that matches it everywhere', () => {
     const values = Array.from({ length: 256 }, (_, i) => `password=${'Z-'.repeat(120)}${i}`).join('\n');
-    // and at its end, one of them again
-    const out = quick(`${values}\n${'Z-'.repeat(150_000)} ${'Z-'.repeat(120)}7`, { path: '.env' });
+    // and at its end, one of them again (the longest are looked for: 64 values, 16 kB together)
+    const out = quick(`${values}\n${'Z-'.repeat(150_000)} ${'Z-'.repeat(120)}100`, { path: '.env' });
     expect(out.split(REDACTED).length).toBe(258);
     expect(out.endsWith(` ${REDACTED}`)).toBe(true);
+  });
+
+  it('256 masked values that differ early, looked for again along a megabyte (one regex of them took 28 s)', () => {
+    const values = Array.from({ length: 256 }, (_, i) => '-'.repeat(i % 250) + 'x' + '-'.repeat(250 - (i % 250)));
+    const text = `${values.map((v) => `password="${v}"`).join('\n')}\n${'-'.repeat(950_000)}`;
+    for (const options of [{ path: 'a.yaml' }, {}, { prose: true }]) expect(quick(text, options).split(REDACTED).length).toBe(257);
   });
 });
 
