@@ -524,9 +524,15 @@ function isReference(value: string): boolean {
     /^[A-Za-z_$][\w$.]*\(/.test(value) ||
     /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value) ||
     /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(value) ||
-    (/^[a-z]+(?:_[a-z]+)*$/.test(value) && secretKeyKind(value) !== undefined)
+    (/^[a-z]+(?:_[a-z]+)*$/.test(value) && secretKeyKind(value) !== undefined) ||
+    // an error's class named after the key, as a report writes it (`Failed to read password:
+    // PasswordDecryptionException`): a name the task is about, which masked was never searched
+    ERROR_CLASS.test(plain)
   );
 }
+
+/** A class name ending as errors' do (`SecretNotFoundException`, `MalformedTokenError2`). */
+const ERROR_CLASS = /^[A-Z][A-Za-z0-9]*(?:Exception|Error|Failure|Fault)\d{0,3}$/;
 
 /** Eight or more characters without spaces, with a digit and a letter. */
 function isRandomValue(value: string): boolean {

@@ -429,6 +429,23 @@ describe('redactSecrets on a task (prose)', () => {
   });
 });
 
+describe('an error class a report names after the key', () => {
+  it('is a name the task is about, not a value: left in the task and searched for', async () => {
+    const { makeRepo } = await import('../helpers/make-repo.js');
+    const { retrieve } = await import('../../src/orchestrator/loop.js');
+    for (const text of ['Error reading secret: SecretNotFoundException in vault', 'Could not decode token: MalformedTokenError2 on refresh']) expect(redactSecrets(text, { prose: true })).toBe(text);
+    const r = makeRepo({ 'src/keys/errors.ts': 'export class PasswordDecryptionException extends Error {}\n', 'src/store.ts': 'export function open() {}\n' });
+    try {
+      const task = 'Failed to read password: PasswordDecryptionException thrown when opening the store.\nWhere is PasswordDecryptionException raised?';
+      const result = await retrieve(task, { root: r.root, cache: false, provider: 'offline' });
+      expect(result.cycles[0]?.query.symbols).toContain('PasswordDecryptionException');
+      expect(result.files[0]?.path).toBe('src/keys/errors.ts');
+    } finally {
+      r.cleanup();
+    }
+  });
+});
+
 describe('a secret pasted into a task', () => {
   it('is not searched, not kept in the cache, and masked in what a model would be sent', async () => {
     const { makeRepo } = await import('../helpers/make-repo.js');
