@@ -168,7 +168,9 @@ export class ScanReader {
   replay(path: string, log: MatchLog): void {
     this.end();
     this.path = path;
-    this.cutAtStart = this.matcher.cut;
+    // the log holds only what counted when the scan read it: all of it counts again, with a
+    // fresh matcher that has not seen the files read before this one
+    this.cutAtStart = Number.POSITIVE_INFINITY;
     log.forEachMatch(path, (line, text) => this.apply(line, text));
     this.end();
   }

@@ -60,6 +60,15 @@ describe('scanTerms', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('replays every match the log kept of a file, however many new names it holds for the fresh matcher (the scan knew them from files read before)', () => {
+    const log = new MatchLog();
+    log.startFile('gen/b.ts');
+    for (let i = 0; i < MAX_NEW_FRAGMENTS_PER_FILE + 1000; i++) log.add(i + 1, { text: `verifyEmail_${i}` });
+    log.endFile();
+    const lines = replayLines(log, ['gen/b.ts'], terms({ keywords: ['verify', 'email'] }));
+    expect(lines.get('gen/b.ts')?.size).toBe(MAX_NEW_FRAGMENTS_PER_FILE + 1000);
+  });
+
   it('counts whole terms per root-relative file: parts of identifiers, any case, not inside other words', async () => {
     const r = repo({ 'src/a.ts': 'const parseConfig = PARSE_CONFIG;\nparser.parse(x)\n', 'b.ts': 'sparse\n', 'c.txt': 'caf\xe9 parse\n' });
     const found = await scan(r.root, { keywords: ['pars', 'config'] });
