@@ -26,7 +26,8 @@ export const MAX_CACHE_FILE_BYTES = 256 * 1024 * 1024;
 /**
  * Cache files are written by renaming a new file over them, so one is never a link: a link in
  * its place (planted in a cache a repository's config keeps inside the repository) is not
- * followed. Refused, it reads as a corrupt file does, moved aside without a word of what it held.
+ * followed: refused with `ELOOP`, the run goes on without the cache, and nothing of what the link
+ * points at is read or printed (`cache clear` removes the link, not its target).
  */
 export const NO_LINKS = { follow: false } as const;
 

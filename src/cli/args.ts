@@ -110,7 +110,8 @@ export function parseRootFlag(raw: string, cwd: string): RootSpec {
   const at = value.indexOf('=');
   if (at < 0 || /[/\\]/.test(value.slice(0, at))) return { path: resolve(cwd, value) };
   const label = value.slice(0, at).trim();
-  const path = value.slice(at + 1);
+  // the label's spaces are not the path's (`web = repo`); a name may end in a space, so the end is kept
+  const path = value.slice(at + 1).trimStart();
   if (!isRootLabel(label)) throw new UsageError('bad_option', `--root ${value}: bad label ${JSON.stringify(label)} (${LABEL_RULE}) ${SEE_HELP}`);
   if (!path.trim()) throw new UsageError('bad_option', `--root ${value}: no directory after "=" ${SEE_HELP}`);
   return { label, path: resolve(cwd, path) };

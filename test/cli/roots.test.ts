@@ -41,7 +41,7 @@ describe('--root flag', () => {
 
   it('takes a path as written, a space at its end included (trimmed, `--cache "c "` wrote to `c`), and refuses one of spaces alone', () => {
     expect(parseRootFlag('repo ', '/w')).toEqual({ path: '/w/repo ' });
-    expect(parseRootFlag('api= ../api ', '/w/web')).toEqual({ label: 'api', path: '/w/web/ ../api ' });
+    expect(parseRootFlag('api = ../api ', '/w/web')).toEqual({ label: 'api', path: '/w/api ' });
     expect(parseRetrieveArgs(['--root', 'x', '--cache', 'c ', '--task-file', 't.md '], '/w')).toMatchObject({ root: '/w/x', settings: { cache: '/w/c ' } });
     expect(parseRetrieveArgs(['--task-file', 't.md '], '/w').task).toEqual({ kind: 'file', path: '/w/t.md ' });
     expect(() => parseRetrieveArgs(['--cache', '  '], '/w')).toThrow(/--cache must not be empty/);
