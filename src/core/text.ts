@@ -92,11 +92,7 @@ export function identifierTerms(identifier: string): string[] {
 
 /** Every term in a text, in order, with repeats: what a line or a document contributes. */
 export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.matchAll(ASCII.test(text) ? ASCII_IDENTIFIER : IDENTIFIER)) {
-    for (const term of identifierTerms(match[0])) out.push(term);
-  }
-  return out;
+  return cutTerms(text, false);
 }
 
 /**
@@ -112,6 +108,11 @@ export function isPairTerm(term: string): boolean {
  * (`readResponseHeaders` → …, `read respons`, `respons header`), each identifier cut once.
  */
 export function termsWithPairs(text: string): string[] {
+  return cutTerms(text, true);
+}
+
+/** Each identifier's terms as `identifierTerms` gives them, in order; with `withPairs`, its pair terms after them all. */
+function cutTerms(text: string, withPairs: boolean): string[] {
   const out: string[] = [];
   const pairs: string[] = [];
   for (const match of text.matchAll(ASCII.test(text) ? ASCII_IDENTIFIER : IDENTIFIER)) {
@@ -119,7 +120,7 @@ export function termsWithPairs(text: string): string[] {
     if (parts.length > 1) out.push(wholeTerm(match[0]));
     for (let i = 0; i < parts.length; i++) {
       out.push(parts[i]!);
-      if (i > 0) pairs.push(`${parts[i - 1]} ${parts[i]}`);
+      if (withPairs && i > 0) pairs.push(`${parts[i - 1]} ${parts[i]}`);
     }
   }
   for (const pair of pairs) out.push(pair);

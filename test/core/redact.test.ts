@@ -352,6 +352,7 @@ describe('redactSecrets on a value the text repeats (masked once, every repeat c
   ])('not a word or a name that only equals it: %s', (text, masked, path) => {
     expect(redactSecrets(text, { path })).toBe(masked);
   });
+
   // in code, an expression taken for a value stays an expression at its other uses; a file a value names, a name
   it.each([
     ['let c = Config { password: &self.password };\nwarn!("{}", &self.password);\n', 'warn!("{}", &self.password);', 'src/config.rs'],
