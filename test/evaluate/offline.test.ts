@@ -187,6 +187,18 @@ describe('offline evaluator', () => {
     expect(ranked.find((s) => s.path === 'deno/lib/types.ts')!.relevance).toBeLessThan(0.7);
   });
 
+  it('ranks a file in the place the title\'s scope names above an equal match elsewhere, and says so', () => {
+    const lines = ['export function handlePing(request) {', '  return respond(request, 200);', '}'];
+    const elsewhere = candidate('src/sys/ping.ts', [...lines, 'const ping = createPing();', 'const devServer = startDevServer(ping);']);
+    const scoped = candidate('src/dev-server/requests.ts', lines);
+    const task = 'feat(dev-server): add a ping route\n\nThe handler returns 200 to a ping once the build is done.';
+    const ranked = rank(task, [elsewhere, scoped]);
+    expect(ranked[0]!.path).toBe('src/dev-server/requests.ts');
+    expect(ranked[0]!.reason).toContain("in the title's scope");
+    // the same words in the title's prose: the file with more of them first
+    expect(rank('Dev server: add a ping route\n\nThe handler returns 200 to a ping once the build is done.', [elsewhere, scoped])[0]!.path).toBe('src/sys/ping.ts');
+  });
+
   it('keeps scores in 0–1 and packs nothing when only prose words match weakly', () => {
     const ranked = rank('the colour of the login button looks wrong on hover', [
       candidate('src/util/strings.ts', ['// wrong colour', 'export const pad = 1;']),
@@ -260,7 +272,7 @@ describe('offline evaluator on hostile words', () => {
 describe('calibrate', () => {
   it('is as sure as the surer of the first two files: a file of less coverage put first (a demoted barrel, a re-ranked neighbour) no longer leaves a sure head unpacked', async () => {
     const { calibrate } = await import('../../src/evaluate/offline/combine.js');
-    const words = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: [], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false });
+    const words = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: [], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false, scope: 0 });
     // raw scores put the 0.3-coverage file first; the 0.5-coverage one is a close second
     const [first, second, third] = calibrate([10, 9.5, 1], [words(0.3), words(0.5), words(0.9)]);
     expect(first).toBeGreaterThanOrEqual(0.7); // 0.35 + 0.9 × 0.5 = 0.8, not 0.35 + 0.9 × 0.3 = 0.62

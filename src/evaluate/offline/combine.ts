@@ -21,6 +21,14 @@ export const ANCHOR = {
 /** What a file that only imports or re-exports keeps of its evidence: its words are the names of the files it points at. */
 export const BARREL_FACTOR = 0.7;
 
+/**
+ * What a file in the place the title's scope names gains on its evidence (`scope.ts`): its
+ * evidence doubles. Over the titles with a scope in two task sets, 60–78 % of gold files lay in
+ * the scope against 31–37 % of the other files ranked with them (the odds of a gold file rise
+ * 3–6× there); half that (×1.5) took a smaller share of the gain.
+ */
+export const SCOPE_FACTOR = 1;
+
 /** What code bundled from another project keeps of its evidence: it shares the task's words, seldom its subject. */
 export const BUNDLED_FACTOR = 0.5;
 
@@ -36,7 +44,7 @@ export function definitionStrength(f: Features, symbolWeight: (symbol: string) =
 /** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt); `definition` is its `definitionStrength`. */
 export function combineFeatures(f: Features, definition: number): number {
   const evidence = f.lexical + ANCHOR.definition * definition + ANCHOR.literal * Math.min(f.literal, 2);
-  return evidence * KIND_FACTOR[f.kind] * (f.barrel ? BARREL_FACTOR : 1) * (f.bundled ? BUNDLED_FACTOR : 1) + ANCHOR.mention * f.mention;
+  return evidence * KIND_FACTOR[f.kind] * (f.barrel ? BARREL_FACTOR : 1) * (f.bundled ? BUNDLED_FACTOR : 1) * (1 + SCOPE_FACTOR * f.scope) + ANCHOR.mention * f.mention;
 }
 
 /** Whether the file holds evidence beyond shared words: the things a reader would call proof. */

@@ -3,6 +3,7 @@ import { isPairTerm, termsWithPairs, tokenize, wholeTerm } from '../../core/text
 import type { Candidate, FileFacts, Query, SearchStats } from '../../core/types.js';
 import { isDefinitionLine } from '../../core/definitions.js';
 import { own } from '../../core/records.js';
+import { scopeShare } from './scope.js';
 
 /** BM25 constants: the usual values; tuning them did not help on real tasks. */
 const K1 = 1.2;
@@ -45,6 +46,8 @@ export interface Features {
   barrel: boolean;
   /** In third-party code bundled under the repository's own tree (`bundled.ts`). */
   bundled: boolean;
+  /** Share of the title's scope (`fix(dev-server): …`) the path holds (`scope.ts`), 0–1. */
+  scope: number;
 }
 
 export interface FeatureContext {
@@ -59,6 +62,8 @@ export interface FeatureContext {
   mentionCounts: Map<string, number>;
   /** Whether a path lies in bundled third-party code (`bundled.ts`); none: no file does. */
   bundled?: (path: string) => boolean;
+  /** The title's scope (`titleScope`); none or empty: the title names no place. */
+  scope?: readonly string[][];
 }
 
 export function idfOf(term: string, stats: SearchStats): number {
@@ -131,6 +136,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     definitionLines,
     barrel: facts !== undefined && facts.defs.length === 0 && facts.imports.length > 0,
     bundled: ctx.bundled?.(candidate.path) ?? false,
+    scope: ctx.scope ? scopeShare(candidate.path, ctx.scope) : 0,
   };
 }
 

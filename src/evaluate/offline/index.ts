@@ -11,6 +11,7 @@ import { findMissing } from './gaps.js';
 import { findDelegatedSymbols } from './delegates.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
 import { own } from '../../core/records.js';
+import { titleScope } from './scope.js';
 
 /** Files whose imports lend their neighbours a little score, and whose gaps are computed. */
 const STRONG_FILES = 5;
@@ -69,7 +70,7 @@ export function rawScores(input: EvalInput): RawScores {
   const { plan, query, stats, facts, candidates } = input;
   const literalCounts = countBy(candidates, (c) => c.literals);
   const mentionCounts = countBy(candidates, (c) => c.mentions);
-  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts, bundled: bundledCodeOf(input.files) };
+  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts, bundled: bundledCodeOf(input.files), scope: titleScope(input.task) };
   const planSymbols = new Set(plan.symbols);
   const features = candidates.map((c) => computeFeatures(c, ctx));
   const symbolWeight = (symbol: string): number => {
