@@ -95,6 +95,51 @@ fun main() {
   });
 });
 
+describe('extractFacts: Scala', () => {
+  it('reads classes, traits, objects, defs, vals and types, and no def of a def\'s body', () => {
+    const scala = code`
+package org.scalafmt.config
+
+import scala.collection.{mutable, immutable}
+
+/** A comment with a brace { */
+sealed abstract class Newlines(val source: String) {
+  def isKeep: Boolean = source == "keep"
+
+  private[config] lazy val topLevel: Int = {
+    def inner(x: Int) = x + 1
+    inner(1)
+  }
+}
+
+case class Align(tokens: Seq[String]) extends Base with Decodable
+
+trait Formatter[A] {
+  def format(tree: A,
+             style: Style): String
+  type Out = String
+}
+
+object Newlines {
+  implicit val codec: Codec[Newlines] = Codec.derive
+  @inline def \`default\`: Newlines = Newlines("keep")
+}
+`;
+    expect(outline('src/main/scala/Newlines.scala', scala)).toEqual([
+      'class Newlines 6-13',
+      'method Newlines.isKeep 7-7',
+      'variable Newlines.topLevel 9-12',
+      'class Align 15-15',
+      'interface Formatter 17-21',
+      'method Formatter.format 18-19',
+      'type Formatter.Out 20-20',
+      'class Newlines 23-26',
+      'variable Newlines.codec 24-24',
+      'method Newlines.default 25-25',
+    ]);
+  });
+});
+
 describe('extractFacts: C#', () => {
   it('reads namespaces through, classes, attributes and methods', () => {
     const cs = code`

@@ -2,7 +2,7 @@ import type { Def, Source } from '../source.js';
 import { C } from './c.js';
 import { CSHARP } from './csharp.js';
 import { GO } from './go.js';
-import { JAVA, KOTLIN } from './jvm.js';
+import { JAVA, KOTLIN, SCALA } from './jvm.js';
 import { extractLua } from './lua.js';
 import { PHP } from './php.js';
 import { extractPython } from './python.js';
@@ -20,6 +20,7 @@ const BRACE_LANGUAGES: Record<string, LangSpec> = {
   rust: RUST,
   java: JAVA,
   kotlin: KOTLIN,
+  scala: SCALA,
   csharp: CSHARP,
   swift: SWIFT,
   c: C,

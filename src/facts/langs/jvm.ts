@@ -63,3 +63,32 @@ const KOTLIN_TOP: readonly Rule[] = [
 ];
 
 export const KOTLIN: LangSpec = { top: KOTLIN_TOP, asi: true, prefix: /^\s*@/ };
+
+const SCALA_MODIFIERS = String.raw`(?:(?:(?:private|protected)(?:\[\w+\])?|final|sealed|abstract|implicit|lazy|override|case|inline|opaque|transparent|open|infix)\s+)*`;
+const SCALA_KINDS: Record<string, 'class' | 'interface' | 'enum'> = { class: 'class', trait: 'interface', object: 'class', enum: 'enum' };
+
+const scalaType: Rule = {
+  re: new RegExp(String.raw`^\s*${ANNOTATIONS}${SCALA_MODIFIERS}(?:package\s+)?(?<kw>class|trait|object|enum)\s+(?<name>\w+)`),
+  kind: 'class',
+  mode: 'body',
+  inner: () => SCALA_MEMBERS,
+  pick: (m) => ({ name: m.groups!.name!, kind: SCALA_KINDS[m.groups!.kw!] ?? 'class' }),
+};
+
+/** `def name`, also a backticked name; an operator (`def +(…)`) names nothing a task would. */
+const scalaDef = (kind: 'function' | 'method'): Rule => ({
+  re: new RegExp(String.raw`^\s*${ANNOTATIONS}${SCALA_MODIFIERS}def\s+\x60?(?<name>\w+)\x60?`),
+  kind,
+  mode: 'body',
+});
+
+const SCALA_VALUES: readonly Rule[] = [
+  { re: new RegExp(String.raw`^\s*${ANNOTATIONS}${SCALA_MODIFIERS}(?:val|var)\s+(?<name>\w+)\s*[:=]`), kind: 'variable', mode: 'statement' },
+  { re: new RegExp(String.raw`^\s*${SCALA_MODIFIERS}type\s+(?<name>\w+)`), kind: 'type', mode: 'statement' },
+  { re: new RegExp(String.raw`^\s*${ANNOTATIONS}${SCALA_MODIFIERS}given\s+(?<name>\w+)\s*[:\[(]`), kind: 'variable', mode: 'body' },
+];
+
+const SCALA_MEMBERS: readonly Rule[] = [scalaType, scalaDef('method'), ...SCALA_VALUES];
+
+/** Scala 2 and 3 with braces; a body by indentation alone (Scala 3) ends at its header, and its members read as top-level. */
+export const SCALA: LangSpec = { top: [scalaType, scalaDef('function'), ...SCALA_VALUES], asi: true, prefix: /^\s*@/ };
