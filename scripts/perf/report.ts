@@ -77,7 +77,9 @@ export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg'
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
-    `Slopes (least squares over the sizes): ${slope('rg', slopes.rg)}; ${slope('cold', slopes.cold)}; ${slope('warm', slopes.warm)}.`,
+    reports.length >= 2
+      ? `Slopes (least squares over the sizes): ${slope('rg', slopes.rg)}; ${slope('cold', slopes.cold)}; ${slope('warm', slopes.warm)}.`
+      : 'Slopes need two sizes or more (`--sizes 1000,10000`).',
     'Times are medians over the tasks; ratios are medians of the per-task ratios; peak RSS is the largest over cold and warm runs.',
     '',
   ].join('\n');
