@@ -26,8 +26,9 @@ export const MAX_CACHE_FILE_BYTES = 256 * 1024 * 1024;
 /**
  * Cache files are written by renaming a new file over them, so one is never a link: a link in
  * its place (planted in a cache a repository's config keeps inside the repository) is not
- * followed: refused with `ELOOP`, the run goes on without the cache, and nothing of what the link
- * points at is read or printed (`cache clear` removes the link, not its target).
+ * followed: refused with `ELOOP`, and nothing of what the link points at is read or printed. The
+ * store moves such a link aside and starts empty; a blob's is replaced by its next write
+ * (`cache clear` removes a link, not its target).
  */
 export const NO_LINKS = { follow: false } as const;
 

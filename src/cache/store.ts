@@ -80,7 +80,7 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
     await db.read();
   } catch (error) {
     db.data = emptyCacheFile(root);
-    if (error instanceof SyntaxError || error instanceof CacheError) await moveAside(file, error, logger);
+    if (error instanceof SyntaxError || error instanceof CacheError || standsInPlace(error)) await moveAside(file, error, logger);
     else stopWriting('read', error);
   }
   if (db.data.root !== root) db.data = { ...db.data, root };
@@ -159,6 +159,16 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
       return pending;
     },
   };
+}
+
+/**
+ * A link or a FIFO where the store belongs (planted in a cache kept inside a repository): it was
+ * not opened, and renaming it moves the entry itself, never what it points at, so it is moved
+ * aside like a corrupt file and the cache works again (left in place, it turned the cache off
+ * for every later run).
+ */
+function standsInPlace(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ELOOP' || isNotRegularFile(error);
 }
 
 /** Copies of a broken store kept for a look: a store broken again and again (a full disk) must not fill the cache directory. */
