@@ -298,6 +298,12 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
 
 /** The shortest value masked again where it repeats: shorter ones are too often a word or a number of the text. */
 const MIN_REPEATED_CHARS = 8;
+/**
+ * In a task, a shorter value is masked again from this length when it is not all letters
+ * (`hunter2`, `Zx9!kq`, a PIN): a person's short password, given once after its key and then
+ * bare, was sent on in clear. Outside a task such a value is as often a version or a port.
+ */
+const MIN_REPEATED_MIXED_CHARS = 6;
 /** A word is masked again only in a task, and only from this length: `postgres`, `Password` are words elsewhere. */
 const MIN_REPEATED_WORD_CHARS = 12;
 /** At most this many values are looked for again, of at most this length and this much together: each costs a pass over the text. */
@@ -364,7 +370,8 @@ type TextKind = 'prose' | 'data' | 'code';
  * a long word is a passphrase.
  */
 function isRepeatable(value: string, kind: TextKind): boolean {
-  if (value.length < MIN_REPEATED_CHARS || value.length > MAX_REPEATED_CHARS || /\s/.test(value) || value.includes(REDACTED)) return false;
+  if (value.length > MAX_REPEATED_CHARS || /\s/.test(value) || value.includes(REDACTED)) return false;
+  if (value.length < MIN_REPEATED_CHARS && (kind !== 'prose' || value.length < MIN_REPEATED_MIXED_CHARS || /^\p{L}+$/u.test(value))) return false;
   if (/^\p{L}+(?:[-_.]\p{L}+)*$/u.test(value)) return kind === 'prose' && value.length >= MIN_REPEATED_WORD_CHARS;
   // a path named as the value (`password: ../secrets/db-password.txt`) is where a secret is, not it
   if (kind !== 'prose' && PATH_LIKE.test(value)) return false;

@@ -326,6 +326,10 @@ describe('redactSecrets on a value the text repeats (masked once, every repeat c
     ["sshpass -p 'Zx9pQ2mL7vB4' ssh host fails, Zx9pQ2mL7vB4 is right", `sshpass -p '${REDACTED}' ssh host fails, ${REDACTED} is right`],
     ['auth fails with token=a1b2c3d4e5f6g7h8; the header sends a1b2c3d4e5f6g7h8', `auth fails with token=${REDACTED}; the header sends ${REDACTED}`],
     ['root:S3cr3tPass@tcp(db:3306)/app refused; mysql -pS3cr3tPass works', `root:${REDACTED}@tcp(db:3306)/app refused; mysql -p${REDACTED} works`],
+    // short ones too, when not all letters: a person's short password, a PIN
+    ['login fails with password=hunter2; retrying with hunter2 gives the same error', `login fails with password=${REDACTED}; retrying with ${REDACTED} gives the same error`],
+    ['password: Zx9!kq, then Zx9!kq again', `password: ${REDACTED}, then ${REDACTED} again`],
+    ['password=482913 fails; 482913 is right, 14829130 is not it', `password=${REDACTED} fails; ${REDACTED} is right, 14829130 is not it`],
   ])('in a task: %s', (text, masked) => {
     expect(redactSecrets(text, { prose: true })).toBe(masked);
   });
@@ -349,6 +353,8 @@ describe('redactSecrets on a value the text repeats (masked once, every repeat c
     ['pass_str: "SELECT\\n\\t1"\nfix_str: "SELECT\\n\\t1"', `pass_str: "${REDACTED}"\nfix_str: "SELECT\\n\\t1"`, 'LT02-tab-space.yml'],
     // inside a longer run of letters and digits it is another word
     ['password=Qz8vLm3xPw7k; see XQz8vLm3xPw7k9', `password=${REDACTED}; see XQz8vLm3xPw7k9`, 'notes.txt'],
+    // a short value is spread in a task only: in a file it is as often a version or a port
+    ['password: hunter2\nrelease: hunter2\n', `password: ${REDACTED}\nrelease: hunter2\n`, 'deploy.yml'],
   ])('not a word or a name that only equals it: %s', (text, masked, path) => {
     expect(redactSecrets(text, { path })).toBe(masked);
   });
