@@ -48,6 +48,54 @@ end
   });
 });
 
+describe('extractFacts: Elixir', () => {
+  it('reads modules, functions with do blocks, one-line bodies, multi-line heads and delegates, and no def of a string or an atom', () => {
+    const ex = code`
+defmodule Ecto.Repo.Queryable do
+  @moduledoc """
+  def not_a_function do end
+  """
+  alias Ecto.Query
+
+  def get_by(repo, queryable, clauses, opts) do
+    Enum.map(clauses, fn {k, v} -> {k, v} end)
+    |> one(repo, opts)
+  end
+
+  defp one(name, tuplet), do: name
+
+  def all(repo,
+          queryable,
+          opts) when is_list(opts) do
+    case execute(queryable) do
+      {:ok, rows} -> rows
+      :end -> []
+    end
+  end
+
+  defdelegate stream(repo, q), to: Ecto.Repo.Stream
+
+  defmodule Inner do
+    defmacro __using__(_opts) do
+      quote do
+        import Inner
+      end
+    end
+  end
+end
+`;
+    expect(outline('lib/ecto/repo/queryable.ex', ex)).toEqual([
+      'module Ecto.Repo.Queryable 1-32',
+      'function Ecto.Repo.Queryable.get_by 7-10',
+      'function Ecto.Repo.Queryable.one 12-12',
+      'function Ecto.Repo.Queryable.all 14-21',
+      'function Ecto.Repo.Queryable.stream 23-23',
+      'module Ecto.Repo.Queryable.Inner 25-31',
+      'function Inner.__using__ 26-30',
+    ]);
+  });
+});
+
 describe('extractFacts: PHP', () => {
   it('reads classes with methods and top-level functions', () => {
     const php = code`

@@ -1,6 +1,7 @@
 import type { Def, Source } from '../source.js';
 import { C } from './c.js';
 import { CSHARP } from './csharp.js';
+import { extractElixir } from './elixir.js';
 import { GO } from './go.js';
 import { JAVA, KOTLIN, SCALA } from './jvm.js';
 import { extractLua } from './lua.js';
@@ -34,6 +35,7 @@ const OWN_EXTRACTORS: Record<string, (src: Source) => Def[]> = {
   python: extractPython,
   ruby: extractRuby,
   lua: extractLua,
+  elixir: extractElixir,
 };
 
 /** Definitions of a file in a language with an extractor; none for the rest. */
