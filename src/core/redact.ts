@@ -127,10 +127,11 @@ const TYPED_ASSIGNMENT = /(?:(?<![\w.-])|(?<=(?:^|[^\w.-])[.-]{1,2}))([A-Za-z_][
 /**
  * A quoted key and its quoted value side by side: call arguments (`define('DB_PASSWORD', '…')`,
  * `os.Setenv("DB_PASSWORD", "…")`, `setProperty("db.password", "…")`, `env::set_var(…)`), hash and
- * array entries (`{ "password" => "…" }`, `['password' => '…']`) and subscripts
+ * array entries (`{ "password" => "…" }`, `['password' => '…']`, Scala's `"password" -> "…"`,
+ * Kotlin's `"password" to "…"`) and subscripts
  * (`ENV["DB_PASSWORD"] = "…"`, `headers['X-Api-Key'] = '…'`).
  */
-const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|\][ \t]*(?:\|\||\?\?)?=)[ \t]*)(["'`])([^"'`\n]{3,})\5/g;
+const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|->|\bto\b|\][ \t]*(?:\|\||\?\?)?=)[ \t]*)(["'`])([^"'`\n]{3,})\5/g;
 
 /**
  * A password given after its keyword and a space, as configuration files and command lines write
@@ -172,10 +173,17 @@ const YAML_KEY_LINE = /^([ \t]*)(["']?)([A-Za-z_][\w.-]{0,80})\2[ \t]*:[ \t]*(?:
 const SYMBOL_ROCKET = /(?<![\w:]):([A-Za-z_]\w{0,80})([ \t]*=>[ \t]*)(["'])([^"'\n]{3,})\3/g;
 /**
  * The literal an environment variable falls back to: `process.env.DB_PASSWORD || "…"`, `??`,
- * `||=`, Python's `or`, and a default argument (`os.getenv("DB_PASSWORD", "…")`,
- * `ENV.fetch('API_KEY', '…')`), the variable's name as the key.
+ * `||=`, Kotlin's `?:`, Python's `or`, a default argument (`os.getenv("DB_PASSWORD", "…")`,
+ * `ENV.fetch('API_KEY', '…')`) and a default method (Scala's `getOrElse("…")`, Rust's
+ * `unwrap_or("…")`, `unwrap_or_else(|_| "…")`); the lookup by any name (C#'s
+ * `GetEnvironmentVariable`, Swift's `environment[…]`, Rust's `env::var`), the variable's name as the key.
  */
-const ENV_FALLBACK = /(\b(?:env|ENV|environ|getenv|Getenv)(?:\.get|\.fetch)?[.[(][ \t]*["'`]?([A-Za-z_]\w{0,80})["'`]?[ \t]*[\])]?[ \t]*(\|\|=?|\?\?=?|\bor\b|,)[ \t]*)(["'`])([^"'`\n]{3,})\4/g;
+const ENV_FALLBACK = /(\b(?:env|ENV|environ|environment|getenv|Getenv|GetEnvironmentVariable|env::var)(?:\.get|\.fetch)?[.[(][ \t]*["'`]?([A-Za-z_]\w{0,80})["'`]?[ \t]*[\])]?[ \t]*(\|\|=?|\?\?=?|\?:|\bor\b|,|\){0,3}[ \t]*\.(?:getOrElse|orElse|unwrap_or|unwrap_or_else)[ \t]*\([ \t]*(?:\|[\w ,]{0,20}\|[ \t]*)?)[ \t]*)(["'`])([^"'`\n]{3,})\4/g;
+/**
+ * A builder's or fluent setter's call named for the secret, the value its one argument:
+ * `DataSourceBuilder.create().password("…")`, `.apiKey('…')`.
+ */
+const NAMED_CALL = /(\.([A-Za-z_][A-Za-z0-9_]{1,60})[ \t]*\([ \t]*)(["'])([^"'\n]{3,})\3(?=[ \t]*\))/g;
 /** A setter given the value: `ds.setPassword("…")`, `->setApiKey('…')`, `.withClientSecret("…")`. */
 const SETTER_CALL = /\b((?:set|with)([A-Z][A-Za-z0-9]{1,60})[ \t]*\([ \t]*)(["'])([^"'\n]{3,})\3/g;
 /** SQL's `IDENTIFIED BY '…'` and `[WITH] PASSWORD '…'` (CREATE USER, ALTER ROLE). */
@@ -275,6 +283,7 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match,
   );
   out = out.replace(SETTER_CALL, (match, head: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
+  out = out.replace(NAMED_CALL, (match, head: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
   out = out.replace(SQL_PASSWORD, (match, head: string, quote: string, value: string) => (isReference(value) ? match : `${head}${quote}${hide(value)}${quote}`));
   out = out.replace(XML_KEY_VALUE, (match, head: string, _quote: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
   out = out.replace(XML_KEYED_ELEMENT, (match, open: string, _tag: string, _quote: string, key: string, value: string, close: string) => (isSecretValue(key, value.trim()) ? `${open}${hideUnder(key)(value)}${close}` : match));

@@ -86,7 +86,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
     const tokens = overrides.tokenizer ? { tokenizer: overrides.tokenizer, ready: Promise.resolve(), start: () => undefined } : loadTokenizer({ cache });
     const deps: Deps = {
       searcher: overrides.searcher ?? createSearcher({ logger, env, cache, timeout: resolved.searchTimeout }),
-      facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency }),
+      facts: overrides.facts ?? createFactsReader({ cache, logger, maxFileSize: resolved.maxFileSize, concurrency: resolved.concurrency, treeSitter: process.env.CTXLOOP_PATTERNS !== '1' }),
       evaluator: overrides.evaluator ?? createOfflineEvaluator(),
       cache,
       tokenizer: tokens.tokenizer,

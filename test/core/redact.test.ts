@@ -297,7 +297,24 @@ describe('redactSecrets on credentials in Ruby hashes, environment fallbacks, se
     [`<appSettings><add key="Password" value="${secret}"/></appSettings>`, 'web.config'],
     [`<bean><property name="password" value="${secret}"/></bean>`, 'beans.xml'],
     [`<entry key="password">${secret}</entry>`, 'settings.xml'],
+    // the JVM's, .NET's, Swift's and Rust's ways to say the same (each came out in clear)
+    [`val dbPassword = System.getenv("DB_PASSWORD") ?: "${secret}"`, 'Config.kt'],
+    [`val creds = mapOf("password" to "${secret}")`, 'Config.kt'],
+    [`val adminCreds = Map("password" -> "${secret}")`, 'Settings.scala'],
+    [`val apiToken = Option(System.getenv("API_TOKEN")).getOrElse("${secret}")`, 'Settings.scala'],
+    [`return DataSourceBuilder.create().username("sa").password("${secret}").build();`, 'Db.java'],
+    [`string Pw() => Environment.GetEnvironmentVariable("DB_PASSWORD") ?? "${secret}";`, 'Env.cs'],
+    [`let pw = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "${secret}"`, 'Env.swift'],
+    [`let pw = env::var("DB_PASSWORD").unwrap_or_else(|_| "${secret}".to_string());`, 'main.rs'],
+    [`let pw = std::env::var("DB_PASSWORD").unwrap_or("${secret}".into());`, 'main.rs'],
   ])('%s', (text, path) => expectOnlyMasked(text, path, secret));
+
+  it.each([
+    ['form.password("Enter your password", required = true)', 'Form.kt'],
+    ['val x = mapOf("name" to "Alice", "password" to passwordField)', 'Form.kt'],
+    ['field.label("password")', 'Form.kt'],
+    ['val p = cache.getOrElse("Zz9yY8xX7wW6vV5")', 'Cache.kt'],
+  ])('keeps what only looks like one: %s', (text, path) => expect(redactSecrets(text, { path })).toBe(text));
 
   it('masks an AWS key id and its secret written as one value, both', () => {
     const text = '"auth": "AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"';
@@ -395,6 +412,8 @@ describe('redactSecrets stays linear on adversarial lines for each rule (a quadr
     ['quoted `mysql -p` values', ["mysql -p'Qw8rTy6uIo4p'", `mysql -p'${REDACTED}'`], " -p'x".repeat(80_000)],
     ['quoted `sshpass -p` values', ["sshpass -p 'Zx9pQ2mL7vB4' ", `sshpass -p '${REDACTED}' `], 'sshpass -p "'.repeat(30_000)],
     ['AWS key ids and separators', ['AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ', `${REDACTED} ${REDACTED} `], 'AKIAIOSFODNN7EXAMPLE    ,    '.repeat(10_000)],
+    ['environment lookups whose fallback never comes', ['getenv("DB_PASSWORD") ?: "Qw8rTy6uIo4p" ', `getenv("DB_PASSWORD") ?: "${REDACTED}" `], 'env::var("A")))) .unwrap_or_else(|x, y| '.repeat(20_000)],
+    ['named calls whose argument never closes', ['.password("Qw8rTy6uIo4p") ', `.password("${REDACTED}") `], '.password("a'.repeat(60_000)],
   ])('%s', (_label, [head, masked], tail) => {
     // booleans, not the text: a failure would diff a line of 300 kB
     expect(quick(head + tail).startsWith(masked!)).toBe(true);
