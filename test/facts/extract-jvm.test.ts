@@ -140,6 +140,52 @@ object Newlines {
   });
 });
 
+describe('extractFacts: Scala 3, annotations and names in any script', () => {
+  it('ends a header at its colon (a body by indentation) and reads the members below as top-level', () => {
+    const scala = code`
+object Parser:
+  def parseHeader(s: String): Int =
+    s.length
+  def parseBody(s: String): Int = 0
+
+trait Reader:
+  def read(): Int
+  def close(): Unit
+`;
+    expect(outline('src/Parser.scala', scala)).toEqual([
+      'class Parser 1-1',
+      'function parseHeader 2-3',
+      'function parseBody 4-4',
+      'interface Reader 6-6',
+      'function read 7-7',
+      'function close 8-8',
+    ]);
+  });
+
+  it('starts a definition at the annotation lines above it, not at a definition above them', () => {
+    const kotlin = code`
+object Flags {
+    @JvmStatic fun alpha() = 1
+    @JvmStatic fun beta() = 2
+    @Deprecated("old")
+    @JvmStatic
+    fun gamma() = 3
+}
+`;
+    expect(outline('src/Flags.kt', kotlin)).toEqual(['class Flags 1-7', 'method Flags.alpha 2-2', 'method Flags.beta 3-3', 'method Flags.gamma 4-6']);
+  });
+
+  it('reads names in any script (they were cut at the first letter outside ASCII: `Größe` read as `Gr`)', () => {
+    expect(outline('src/Größe.scala', 'object Größe {\n  def größeBerechnen(x: Int) = x\n  def получить(): Int = 1\n}\n')).toEqual([
+      'class Größe 1-4',
+      'method Größe.größeBerechnen 2-2',
+      'method Größe.получить 3-3',
+    ]);
+    expect(outline('src/Größe.kt', 'class Größe {\n    fun получить(): Int = 1\n}\n')).toEqual(['class Größe 1-3', 'method Größe.получить 2-2']);
+    expect(outline('src/Größe.swift', 'struct Größe {\n    func получить() -> Int { 1 }\n}\n')).toEqual(['struct Größe 1-3', 'method Größe.получить 2-2']);
+  });
+});
+
 describe('extractFacts: C#', () => {
   it('reads namespaces through, classes, attributes and methods', () => {
     const cs = code`

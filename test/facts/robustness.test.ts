@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { extractFacts } from '../../src/facts/extract.js';
 import { readFacts } from './parsed.js';
 
-const EXTENSIONS = ['ts', 'js', 'py', 'go', 'rs', 'java', 'kt', 'cs', 'swift', 'c', 'cpp', 'php', 'rb', 'lua', 'sh', 'md', 'txt'];
+const EXTENSIONS = ['ts', 'js', 'py', 'go', 'rs', 'java', 'kt', 'scala', 'cs', 'swift', 'c', 'cpp', 'php', 'rb', 'lua', 'ex', 'sh', 'md', 'txt'];
 
 /** Deterministic pseudo-random generator, so a failure reproduces. */
 function random(seed: number): () => number {
@@ -28,6 +28,31 @@ describe('extractFacts on weird input', () => {
         }
         expect(facts.calls.length).toBeLessThanOrEqual(500);
       }
+    }
+  });
+
+  it('reads a statement, 40,000 blank or comment lines and its continuation in linear time (each blank line walked the rest of the run: 7.5 s)', () => {
+    for (const [path, text] of [
+      ['Blank.kt', `val verifyEmail = listOf(1)\n${'// old code\n'.repeat(40_000)}  .map { it }\n`],
+      ['Blank.scala', `val verifyEmail = Seq(1)\n${'\n'.repeat(40_000)}  .map(identity)\n`],
+    ] as const) {
+      const started = performance.now();
+      const facts = extractFacts(path, text);
+      expect(performance.now() - started, path).toBeLessThan(2_000);
+      expect(facts.defs.map((d) => [d.name, d.start, d.end]), path).toEqual([['verifyEmail', 1, 40_002]]);
+    }
+  });
+
+  it('starts each of a run of annotated one-line definitions on its own line, in linear time (each walked up the whole run)', () => {
+    const scala = `object Codec {\n${Array.from({ length: 6_000 }, (_, i) => `  @inline def f${i}(x: Int): Int = x + ${i}`).join('\n')}\n}\n`;
+    const kotlin = `object Flags {\n${Array.from({ length: 6_000 }, (_, i) => `    @JvmStatic fun f${i}() = ${i}`).join('\n')}\n}\n`;
+    for (const [path, text] of [['Codec.scala', scala], ['Flags.kt', kotlin]] as const) {
+      const started = performance.now();
+      const defs = extractFacts(path, text).defs.filter((d) => d.name.startsWith('f'));
+      expect(performance.now() - started, path).toBeLessThan(3_000);
+      expect(defs).toHaveLength(6_000);
+      expect(defs.slice(0, 3).map((d) => [d.name, d.start, d.end]), path).toEqual([['f0', 2, 2], ['f1', 3, 3], ['f2', 4, 4]]);
+      expect(defs.at(-1)!.start, path).toBe(6_001);
     }
   });
 

@@ -28,4 +28,4 @@ const namespace: Rule = transparentBlock(/^\s*namespace\s+[\w.]+(?=\s*\{|\s*$)/,
 
 const TOP: readonly Rule[] = [namespace, classLike];
 
-export const CSHARP: LangSpec = { top: TOP, asi: false, prefix: /^\s*\[/ };
+export const CSHARP: LangSpec = { top: TOP, asi: false, prefix: /^\s*\[(?:.*\]\s*|[^\]]*)$/ };

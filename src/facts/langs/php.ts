@@ -23,4 +23,4 @@ const TOP: readonly Rule[] = [
   { re: /^\s*function\s+&?\s*(?<name>\w+)(?=\s*\()/, kind: 'function', mode: 'body' },
 ];
 
-export const PHP: LangSpec = { top: TOP, asi: false, prefix: /^\s*#\[/ };
+export const PHP: LangSpec = { top: TOP, asi: false, prefix: /^\s*#\[(?:.*\]\s*|[^\]]*)$/ };

@@ -31,4 +31,4 @@ const TOP: readonly Rule[] = [
   { re: new RegExp(String.raw`^\s*${VIS}mod\s+(?<name>\w+)(?=\s*\{|\s*$)`), kind: 'module', mode: 'body', inner: () => TOP },
 ];
 
-export const RUST: LangSpec = { top: TOP, asi: false, prefix: /^\s*#!?\[/ };
+export const RUST: LangSpec = { top: TOP, asi: false, prefix: /^\s*#!?\[(?:.*\]\s*|[^\]]*)$/ };

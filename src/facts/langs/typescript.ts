@@ -1,3 +1,4 @@
+import { ANNOTATION_LINE } from './jvm.js';
 import type { LangSpec, PickContext, Rule } from './walk.js';
 import { headText, nameOr } from './walk.js';
 
@@ -80,4 +81,4 @@ const TOP: readonly Rule[] = [
   },
 ];
 
-export const TYPESCRIPT: LangSpec = { top: TOP, asi: true, prefix: /^\s*@/ };
+export const TYPESCRIPT: LangSpec = { top: TOP, asi: true, prefix: ANNOTATION_LINE };

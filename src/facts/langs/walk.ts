@@ -45,8 +45,10 @@ export interface LangSpec {
   top: readonly Rule[];
   /** A newline may end a statement. */
   asi: boolean;
-  /** Lines above a header that belong to it (decorators, annotations, attributes). */
+  /** Lines above a header that belong to it (decorators, annotations, attributes): lines of those alone. */
   prefix?: RegExp;
+  /** A header line ending in `:` opens a body by indentation (Scala 3). */
+  colonBody?: boolean;
 }
 
 /** Long lines (minified code) are only read this far for definitions. */
@@ -68,7 +70,7 @@ export function walkDefs(src: Source, spec: LangSpec): Def[] {
       for (const rule of rules) {
         const m = rule.re.exec(head);
         if (!m) continue;
-        const extent = findEnd(src, j, m.index + m[0].length, rule.mode, spec.asi);
+        const extent = findEnd(src, j, m.index + m[0].length, rule.mode, spec.asi, spec.colonBody);
         if (rule.requireBody && extent.open === undefined) continue;
         const picked = rule.pick ? rule.pick(m, { src, line: j, end: extent.end }) : { name: m.groups?.name ?? '' };
         if (!picked?.name) continue;
