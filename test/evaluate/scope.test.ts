@@ -14,6 +14,11 @@ describe('titleScope', () => {
     for (const title of ['fix: crash on empty input', 'feat!: drop node 16', 'TypeError: x is undefined', 'ValueError: bad value', '3.0: crash', 'print(value) fails on None', 'Crash when the list is empty: a report', 'chore(deps): bump x']) {
       expect(titleScope(title), title).toEqual([]);
     }
+    // an issue template's headings are a report's parts; lowercase, a package may share the name (Go's `context`)
+    for (const title of ['Summary: login fails after reset', 'Expected: a 200', 'Context: we deploy on k8s', 'DESCRIPTION: x', 'summary: x']) {
+      expect(titleScope(title), title).toEqual([]);
+    }
+    expect(titleScope('context: make WithDeadline cancel children')).toEqual([['context']]);
     // only the first line is a title
     expect(titleScope('A crash\nnet/http: this line is the body')).toEqual([]);
   });

@@ -16,6 +16,16 @@ const NOT_A_PLACE = new Set(
   'fix fixes fixed feat feature features bug bugfix hotfix chore chores docs doc test tests ci build refactor perf style revert regression wip breaking security deps dependencies release question proposal enhancement improvement update add remove rfc note todo warning error important'.split(' '),
 );
 
+/**
+ * An issue template's headings (`Summary: login fails …`, `Expected: …`), written capitalised as
+ * headings are: a report's parts, not a place. Lowercase, some of them are packages too (Go's
+ * `context: …`, `errors: …`), so only these few never count.
+ */
+const HEADINGS = new Set(
+  'summary description problem context expected actual observed steps reproduce reproduction environment motivation background issue proposal request solution workaround result results symptom symptoms behavior behaviour overview details detail info example examples tldr update edit note notes question bug error errors version versions platform setup'.split(' '),
+);
+const ALWAYS_HEADINGS = new Set('summary description problem expected actual observed steps reproduction motivation background proposal workaround symptom symptoms tldr'.split(' '));
+
 /** An exception's name before its message (`TypeError: …`): the error, not a place. */
 const ERROR_NAME = /(?:Error|Exception|Warning|Failure|Fault)$/;
 
@@ -26,7 +36,7 @@ const ERROR_NAME = /(?:Error|Exception|Warning|Failure|Fault)$/;
 export function titleScope(task: string): string[][] {
   const title = task.split('\n', 1)[0] ?? '';
   const scope = (CONVENTIONAL.exec(title) ?? CONVENTIONAL_BARE.exec(title) ?? SUBSYSTEM.exec(title))?.[1];
-  if (scope === undefined || ERROR_NAME.test(scope) || NOT_A_PLACE.has(scope.toLowerCase())) return [];
+  if (scope === undefined || ERROR_NAME.test(scope) || NOT_A_PLACE.has(scope.toLowerCase()) || isHeading(scope)) return [];
   return scope
     .split(/[/,+\s]+/)
     .map((part) => identifiersOf(part).filter((id) => !NOT_A_PLACE.has(id.toLowerCase())))
@@ -48,4 +58,9 @@ export function scopeShare(path: string, scope: readonly string[][]): number {
     }),
   );
   return held.length / scope.length;
+}
+
+function isHeading(scope: string): boolean {
+  const lower = scope.toLowerCase();
+  return HEADINGS.has(lower) && (scope !== lower || ALWAYS_HEADINGS.has(lower));
 }
