@@ -38,7 +38,7 @@ export async function reportFailure(thrown: unknown, view: FailureView): Promise
   const ours = isCtxloopError(thrown);
   const error = toError(thrown);
   const aborted = isAbortError(thrown);
-  const message = aborted && !ours ? 'interrupted' : errorLine(error.message) || error.name;
+  const message = aborted && !ours ? 'interrupted' : errorLine(error.message, ours) || error.name;
   const paint = createPaint(view.color);
   // A message may quote the repository (a config file's unknown key, a glob rg refused, an agent
   // file's name): its control characters show as U+FFFD, or an escape there cleared the screen.

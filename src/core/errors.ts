@@ -139,8 +139,13 @@ export function shownArgument(text: string): string {
 /** The longest error line shown: a 100 kB root echoed whole is no message anyone reads. */
 const MAX_ERROR_LINE = 500;
 
-/** An error message as one line: its first, cut in the middle past `MAX_ERROR_LINE` (both ends say what matters). */
-export function errorLine(text: string): string {
-  const line = text.split('\n', 1)[0]?.trim() ?? '';
+/**
+ * An error message as one line, cut in the middle past `MAX_ERROR_LINE` (both ends say what
+ * matters). Another library's message: its first line. Ours (`whole`): every line, the breaks
+ * written as `\n`: a break in it came from a value the user gave (`--scope 'src⏎x'`), and cut
+ * there it named another path that exists (`scope not found: src`).
+ */
+export function errorLine(text: string, whole = false): string {
+  const line = whole ? text.trim().replace(/\r?\n/g, '\\n') : (text.split('\n', 1)[0]?.trim() ?? '');
   return line.length <= MAX_ERROR_LINE ? line : `${line.slice(0, 300)}…${line.slice(-(MAX_ERROR_LINE - 301))}`;
 }

@@ -211,7 +211,7 @@ const TOOL_HINTS: Partial<Record<ErrorCode, string>> = {
 export function describeFailure(error: unknown): string {
   if (isCtxloopError(error)) {
     const hint = error.hint?.includes('--') ? (TOOL_HINTS[error.code] ?? error.hint) : error.hint;
-    return `ctxloop (${error.code}): ${errorLine(error.message)}${hint ? `; ${hint}` : ''}`;
+    return `ctxloop (${error.code}): ${errorLine(error.message, true)}${hint ? `; ${hint}` : ''}`;
   }
   if (isAbortError(error)) return 'ctxloop (aborted): the call was cancelled';
   return `ctxloop (internal): ${errorLine(toError(error).message)} (this is a bug in ctxloop)`;

@@ -36,6 +36,23 @@ describe('main: exit codes', () => {
     expect(io.stderr.text).toBe('ctxloop: root not found: /nope\n');
   });
 
+  it('2 for a path flag holding a line break, the value shown whole with its break escaped (cut there, it named another path that exists)', async () => {
+    const repo = makeRepo({ 'src/a.ts': 'export const a = 1;\n' });
+    try {
+      for (const [args, expected] of [
+        [['--scope', 'src\nx'], /^ctxloop: scope not found: src\\nx \(relative to .*\)\n$/],
+        [['--task-file', join(repo.root, 'src/a.ts\nx')], /^ctxloop: --task-file: cannot read .*\/src\/a\.ts\\nx \(no such file\)\n$/],
+      ] as const) {
+        const io = makeIo();
+        const taskArgs = args[0] === '--task-file' ? [] : ['--task', 'x'];
+        expect(await main(['retrieve', '--root', repo.root, '--no-cache', ...taskArgs, ...args], io), args.join(' ')).toBe(2);
+        expect(io.stderr.text).toMatch(expected);
+      }
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('130 when the run was aborted', async () => {
     const io = makeIo();
     const run = fakeRun(() => {
