@@ -9,8 +9,11 @@ export interface Blobs {
   /** The parsed value, or undefined when absent. Throws on unreadable or malformed files. */
   read(name: string): Promise<unknown>;
   set(name: string, value: unknown): void;
-  /** Writes the blobs set since the last call. */
-  write(): Promise<void>;
+  /**
+   * Writes the blobs set since the last call. One that cannot be written (a directory planted at
+   * its name) is dropped and given back with its error: the others, and the store, are still written.
+   */
+  write(): Promise<Array<{ file: string; error: unknown }>>;
   readonly dirty: boolean;
 }
 
@@ -35,10 +38,16 @@ export function createBlobs(storeFile: string): Blobs {
       pending.set(name, value);
     },
     async write() {
+      const failed: Array<{ file: string; error: unknown }> = [];
       for (const [name, value] of pending) {
-        await fileOf(name).write(value);
+        try {
+          await fileOf(name).write(value);
+        } catch (error) {
+          failed.push({ file: blobFileFor(storeFile, name), error });
+        }
         pending.delete(name);
       }
+      return failed;
     },
     get dirty() {
       return pending.size > 0;

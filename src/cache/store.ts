@@ -66,6 +66,7 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
   const dirty = Object.fromEntries(LAYERS.map((l) => [l, new Set<string>()])) as Record<Layer, Set<string>>;
   const valid = Object.fromEntries(LAYERS.map((l) => [l, new Set<string>()])) as Record<Layer, Set<string>>;
   let readOnly = false;
+  const blobsWarned = new Set<string>();
   let pending: Promise<void> = Promise.resolve();
 
   const stopWriting = (what: string, error: unknown): void => {
@@ -113,7 +114,12 @@ export async function createCache({ dir, root, logger = silentLogger, maxEntries
     if (readOnly || (LAYERS.every((l) => dirty[l].size === 0) && !blobs.dirty)) return;
     try {
       await makeDirectory(dirname(file));
-      await blobs.write();
+      // a blob that cannot be written costs that blob, not the store (it turned the whole cache off)
+      for (const { file: blob, error } of await blobs.write()) {
+        if (blobsWarned.has(blob)) continue;
+        blobsWarned.add(blob);
+        logger.warn(`cache: cannot write ${blob}: ${describe(error)} (that part of the cache is rebuilt each run)`);
+      }
       if (LAYERS.every((l) => dirty[l].size === 0)) return;
       let disk: CacheFile | null = null;
       try {

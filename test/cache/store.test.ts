@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -141,6 +141,25 @@ describe('createCache', () => {
     expect(await (await createCache({ dir, root, logger })).readBlob('search')).toBeUndefined();
     expect(logger.warnings).toHaveLength(1);
     expect(logger.warnings[0]).toMatch(/ignoring unreadable search cache/);
+  });
+
+  it('still saves the store when a blob cannot be written (a directory planted at its name), warning once', async () => {
+    const dir = tempDir();
+    const root = tempDir();
+    const blob = (await cacheFileFor(dir, root)).replace(/\.json$/, '.tokens.json');
+    mkdirSync(join(blob, 'planted'), { recursive: true });
+    const logger = recordingLogger();
+    const cache = await createCache({ dir, root, logger });
+    cache.setFacts('k', facts(1));
+    cache.writeBlob('tokens', { a: 1 });
+    cache.writeBlob('search', { files: ['a.ts'] });
+    await cache.flush();
+    cache.writeBlob('tokens', { a: 2 });
+    await cache.flush();
+    expect((await createCache({ dir, root })).getFacts('k')).toEqual(facts(1));
+    expect(await (await createCache({ dir, root })).readBlob('search')).toEqual({ files: ['a.ts'] });
+    expect(logger.warnings).toHaveLength(1);
+    expect(logger.warnings[0]).toMatch(/cannot write .*\.tokens\.json: EISDIR/);
   });
 
   it('keeps working in memory when the directory cannot be written, warning once and never throwing', async () => {
