@@ -63,9 +63,11 @@ export interface ListedStats {
 export interface FactsReader {
   /**
    * Facts for each readable file among `paths` (root-relative). Files that vanished, cannot be
-   * read, or leave the root through a symlink are left out of the map, not thrown.
+   * read, or leave the root through a symlink are left out of the map, not thrown. `exact`: from
+   * syntax trees where a grammar is bundled (true) or by patterns (false); by default, as the
+   * reader was made.
    */
-  read(root: string, paths: string[], signal?: AbortSignal): Promise<Map<string, FileFacts>>;
+  read(root: string, paths: string[], signal?: AbortSignal, exact?: boolean): Promise<Map<string, FileFacts>>;
   /** The file's text (UTF-8, invalid bytes replaced), or undefined when it cannot be read. */
   readText(root: string, path: string): Promise<string | undefined>;
 }

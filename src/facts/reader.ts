@@ -28,7 +28,8 @@ export interface FactsReaderOptions {
   concurrency?: number;
   /**
    * Parse with tree-sitter where a grammar is bundled (patterns read the rest, and any file
-   * whose parse fails). False: patterns only.
+   * whose parse fails). False: patterns only. Either is the default of `read`, which a caller
+   * may override per call.
    * @default true
    */
   treeSitter?: boolean;
@@ -98,8 +99,8 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   // Grammars load lazily, the first time a file of their language is read, and stay loaded.
   // A grammar that should have loaded and did not, or a spent parse budget, leaves `missing`
   // set: those facts are not cached.
-  const treeFor = async (path: string, text: string): Promise<{ tree?: TreeInput; missing?: boolean }> => {
-    const choice = treeSitter && text.length <= MAX_PARSE_CHARS ? (await import('./tree-sitter/grammars.js')).grammarFor(path, text) : undefined;
+  const treeFor = async (path: string, text: string, exact: boolean): Promise<{ tree?: TreeInput; missing?: boolean }> => {
+    const choice = exact && text.length <= MAX_PARSE_CHARS ? (await import('./tree-sitter/grammars.js')).grammarFor(path, text) : undefined;
     if (!choice) return {};
     if (lateMs >= parseBudget) return { missing: true };
     const grammar = await (await import('./tree-sitter/runtime.js')).loadGrammar(choice.grammar, (message) => logger.warn(message));
@@ -115,47 +116,45 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
   };
 
   // Pattern-only facts are another extractor's output: another key.
-  const version = treeSitter ? FACTS_VERSION : `${FACTS_VERSION}-patterns`;
-
   // Keyed by extension too: the same bytes as `.ts` and `.tsx` are one language read by two
   // grammars (a `<T>x` cast parses in one only), and one's facts were served for the other.
-  const keyOf = (path: string, hash: string): string => factsKey(hash, version, extensionOf(path));
+  const keyOf = (path: string, hash: string, exact: boolean): string => factsKey(hash, exact ? FACTS_VERSION : `${FACTS_VERSION}-patterns`, extensionOf(path));
 
-  const cachedFacts = (path: string, hash: string): FileFacts | undefined => {
-    const cached = cache.getFacts(keyOf(path, hash));
+  const cachedFacts = (path: string, hash: string, exact: boolean): FileFacts | undefined => {
+    const cached = cache.getFacts(keyOf(path, hash, exact));
     // Same bytes under another name (empty files, mostly) read as another language: a miss.
     if (!cached || cached.language !== languageOf(path)) return undefined;
     return cached.path === path ? cached : { ...cached, path };
   };
 
-  const factsOf = async (path: string, bytes: Buffer): Promise<FileFacts> => {
+  const factsOf = async (path: string, bytes: Buffer, exact: boolean): Promise<FileFacts> => {
     const hash = createHash('sha1').update(bytes).digest('hex');
-    const cached = cachedFacts(path, hash);
+    const cached = cachedFacts(path, hash, exact);
     if (cached) return cached;
     const text = decode(bytes);
-    const { tree, missing } = await treeFor(path, text);
+    const { tree, missing } = await treeFor(path, text, exact);
     // The extractors (and tree-sitter) are loaded with the first file not in the cache: a warm run never needs them.
     const { extractFacts } = await import('./extract.js');
     const facts: FileFacts = { path, hash, ...extractFacts(path, text, tree) };
-    if (!missing) cache.setFacts(keyOf(path, hash), facts);
+    if (!missing) cache.setFacts(keyOf(path, hash, exact), facts);
     return facts;
   };
 
   /** The freshness check: stat, then facts by the hash a matching stamp names, or read and hash and stamp. */
-  const readFacts = async (realRoot: string, path: string): Promise<FileFacts | undefined> => {
+  const readFacts = async (realRoot: string, path: string, exact: boolean): Promise<FileFacts | undefined> => {
     const now = await statInsideRoot(realRoot, path, maxFileSize);
     const stamp = now && cache.getStamp(path);
-    const known = stamp && stamp.mtimeMs === now.mtimeMs && stamp.size === now.size && stamp.ctimeMs === now.ctimeMs && stamp.ino === now.ino ? cachedFacts(path, stamp.hash) : undefined;
+    const known = stamp && stamp.mtimeMs === now.mtimeMs && stamp.size === now.size && stamp.ctimeMs === now.ctimeMs && stamp.ino === now.ino ? cachedFacts(path, stamp.hash, exact) : undefined;
     if (known) return known;
     const bytes = await readBytes(realRoot, path);
-    const facts = bytes && (await factsOf(path, bytes));
+    const facts = bytes && (await factsOf(path, bytes, exact));
     // a stamp younger than the settle time is hashed again next time rather than trusted
     if (facts && now && isSettledAt(now.mtimeMs, Date.now())) cache.setStamp(path, { ...now, hash: facts.hash });
     return facts;
   };
 
   return {
-    async read(root, paths, signal) {
+    async read(root, paths, signal, exact = treeSitter) {
       const out = new Map<string, FileFacts>();
       const realRoot = await realRootOf(root);
       if (!realRoot) return out;
@@ -163,7 +162,7 @@ export function createFactsReader({ cache, logger = silentLogger, maxFileSize = 
         paths.map((path) =>
           limit(async () => {
             if (signal?.aborted) return undefined;
-            return readFacts(realRoot, path);
+            return readFacts(realRoot, path, exact);
           }),
         ),
       );

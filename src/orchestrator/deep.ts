@@ -1,7 +1,7 @@
 import { createSymbolLookup } from '../callgraph/lookup.js';
 import { isCallable, siteOf, type DefSite } from '../callgraph/sites.js';
 import { walkCalls } from '../callgraph/walk.js';
-import type { Deps, SearchScope } from '../core/deps.js';
+import type { Deps, FactsReader, SearchScope } from '../core/deps.js';
 import { resolveImport } from '../core/imports.js';
 import type { ResolvedOptions } from '../core/options.js';
 import type { Candidate, FileFacts, Query, Score } from '../core/types.js';
@@ -45,14 +45,15 @@ export async function findDeepCandidates(input: DeepInput): Promise<Candidate[]>
   const { deps, options, scope, files, facts, pool, signal } = input;
   const start = startFiles(input.scores, options.threshold);
   if (start.length === 0) return [];
-  const missing = start.map((s) => s.path).filter((p) => !facts.has(p));
-  for (const [path, read] of await deps.facts.read(options.root, missing, signal)) facts.set(path, read);
+  // calls are followed on syntax trees where a grammar is bundled: the loop ranked on patterns
+  const exact: FactsReader = { read: (root, paths, abort) => deps.facts.read(root, paths, abort, true), readText: (root, path) => deps.facts.readText(root, path) };
+  for (const [path, read] of await exact.read(options.root, start.map((s) => s.path), signal)) facts.set(path, read);
 
   const found: string[] = [];
   const add = (path: string): void => {
     if (!pool.has(path) && !found.includes(path)) found.push(path);
   };
-  const lookup = createSymbolLookup({ scope, searcher: deps.searcher, facts: deps.facts, ...(signal ? { signal } : {}) });
+  const lookup = createSymbolLookup({ scope, searcher: deps.searcher, facts: exact, ...(signal ? { signal } : {}) });
   const roots = start.flatMap((score) => rootsOf(score, facts.get(score.path), input.plan)).slice(0, MAX_ROOTS);
   const walked = await walkCalls(lookup, roots, { direction: 'both', depth: options.deepDepth, fanOut: FAN_OUT, maxNodes: MAX_NODES, ...(signal ? { signal } : {}) });
   for (const site of walked.sites) add(site.file);

@@ -49,13 +49,13 @@ export async function finish(ctx: LoopContext, run: Finished): Promise<RetrieveR
 }
 
 /**
- * Reads, from `root`, the facts still missing and the texts of every file at or above the
- * threshold: the packer itself does no I/O. Facts are added to `run.facts`.
+ * Reads, from `root`, the exact facts (syntax trees, where a grammar is bundled) and the texts
+ * of every file at or above the threshold: the packer itself does no I/O, and cuts its regions
+ * along those definitions. Facts are put in `run.facts`, in place of those the loop ranked on.
  */
 export async function readPackMaterial(reader: FactsReader, root: string, run: Finished, threshold: number, signal?: AbortSignal): Promise<PackMaterial> {
   const keep = run.scores.filter((s) => s.relevance >= threshold);
-  const missingFacts = keep.map((s) => s.path).filter((p) => !run.facts.has(p));
-  if (missingFacts.length > 0) for (const [p, f] of await reader.read(root, missingFacts, signal)) run.facts.set(p, f);
+  if (keep.length > 0) for (const [p, f] of await reader.read(root, keep.map((s) => s.path), signal, true)) run.facts.set(p, f);
   const texts = new Map<string, string>();
   for (const score of keep) {
     const text = await reader.readText(root, score.path);

@@ -3,7 +3,7 @@
  * caches it keeps make a repeat free. Real ripgrep on a temp repository; the model is the real
  * OpenAI SDK against the stub server.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -150,5 +150,26 @@ describe('createRetriever with a model', () => {
     await shared.close();
     expect(parallel.map(gist)).toEqual(sequential.map(gist));
     expect(parallel.every((r) => r.provider === 'openai' && r.fallback === undefined)).toBe(true);
+  });
+});
+
+describe('retrieve: facts to rank by, facts to pack by', () => {
+  it('ranks on facts read by patterns and cuts the packed regions along the syntax tree (a method of an object literal is a region of its own)', async () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `  helper${i}(x: number) {\n    return x + ${i};\n  },`).join('\n');
+    const repo = makeRepo({
+      'src/api.ts': `export const api = {\n${filler}\n  fetchUser(id: string) {\n    if (!id) throw new Error("empty user id");\n    return { id };\n  },\n${filler.replace(/helper/g, 'other')}\n};\n`,
+      'src/other.ts': 'export const unrelated = 1;\n',
+    });
+    const cache = mkdtempSync(join(tmpdir(), 'ctxloop-facts-'));
+    try {
+      const result = await retrieve('fetchUser throws "empty user id" for a blank id', { root: repo.root, cache, provider: 'offline' });
+      const packed = result.files.find((f) => f.path === 'src/api.ts');
+      expect(packed?.regions.map((r) => r.symbol)).toContain('fetchUser');
+      const store = readdirSync(cache).find((name) => /^[0-9a-f]+\.json$/.test(name))!;
+      const facts = Object.values((JSON.parse(readFileSync(join(cache, store), 'utf8')) as { facts: Record<string, { v: { path: string; parser?: string } }> }).facts);
+      expect(facts.filter((f) => f.v.path === 'src/api.ts').map((f) => f.v.parser).sort()).toEqual(['patterns', 'tree-sitter']);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });
