@@ -4,7 +4,7 @@ import { own } from './records.js';
 import { roundTo } from './numbers.js';
 
 /** Version of the facts extractor: bump it whenever its output changes, so cached facts are re-read. */
-export const FACTS_VERSION = 4;
+export const FACTS_VERSION = 5;
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 

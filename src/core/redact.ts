@@ -131,7 +131,7 @@ const TYPED_ASSIGNMENT = /(?:(?<![\w.-])|(?<=(?:^|[^\w.-])[.-]{1,2}))([A-Za-z_][
  * Kotlin's `"password" to "…"`) and subscripts
  * (`ENV["DB_PASSWORD"] = "…"`, `headers['X-Api-Key'] = '…'`).
  */
-const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|->|\bto\b|\][ \t]*(?:\|\||\?\?)?=)[ \t]*)(["'`])([^"'`\n]{3,})\5/g;
+const QUOTED_PAIR = /(["'])([A-Za-z_][\w.-]{0,80})\1([ \t]*(,|=>|->|\bto\b|\.to\(|\][ \t]*(?:\|\||\?\?)?=)[ \t]*)(["'`])([^"'`\n]{3,})\5/g;
 
 /**
  * A password given after its keyword and a space, as configuration files and command lines write
@@ -178,12 +178,13 @@ const SYMBOL_ROCKET = /(?<![\w:]):([A-Za-z_]\w{0,80})([ \t]*=>[ \t]*)(["'])([^"'
  * `unwrap_or("…")`, `unwrap_or_else(|_| "…")`); the lookup by any name (C#'s
  * `GetEnvironmentVariable`, Swift's `environment[…]`, Rust's `env::var`), the variable's name as the key.
  */
-const ENV_FALLBACK = /(\b(?:env|ENV|environ|environment|getenv|Getenv|GetEnvironmentVariable|env::var)(?:\.get|\.fetch)?[.[(][ \t]*["'`]?([A-Za-z_]\w{0,80})["'`]?[ \t]*[\])]?[ \t]*(\|\|=?|\?\?=?|\?:|\bor\b|,|\){0,3}[ \t]*\.(?:getOrElse|orElse|unwrap_or|unwrap_or_else)[ \t]*\([ \t]*(?:\|[\w ,]{0,20}\|[ \t]*)?)[ \t]*)(["'`])([^"'`\n]{3,})\4/g;
+const ENV_FALLBACK = /(\b(?:env|ENV|environ|environment|getenv|Getenv|GetEnvironmentVariable|env::var)(?:\.get|\.fetch)?[.[(][ \t]*["'`]?([A-Za-z_]\w{0,80})["'`]?[ \t]*(?:[\])][ \t]*)?(\|\|=?|\?\?=?|\?:|\bor\b|,|\){0,3}\.(?:ok\(\)\.)?(?:getOrElse|orElse|unwrap_or|unwrap_or_else)\((?:[ \t]*\|[\w ,]{0,20}\|)?(?:[ \t]*\{)?(?:[ \t]*String::from\()?)[ \t]*)(["'`])([^"'`\n]{3,})\4/g;
 /**
- * A builder's or fluent setter's call named for the secret, the value its one argument:
- * `DataSourceBuilder.create().password("…")`, `.apiKey('…')`.
+ * A builder's or fluent setter's call named for the secret, the value its first argument and one
+ * run without blanks (a label, `field.password("Your password")`, has them):
+ * `DataSourceBuilder.create().password("…")`, `.apiKey('…')`, `.password("…".toCharArray())`.
  */
-const NAMED_CALL = /(\.([A-Za-z_][A-Za-z0-9_]{1,60})[ \t]*\([ \t]*)(["'])([^"'\n]{3,})\3(?=[ \t]*\))/g;
+const NAMED_CALL = /(\.([A-Za-z_][A-Za-z0-9_]{1,60})[ \t]*\([ \t]*)(["'`])([^"'`\s]{3,})\3(?=[ \t]*[).,])/g;
 /** A setter given the value: `ds.setPassword("…")`, `->setApiKey('…')`, `.withClientSecret("…")`. */
 const SETTER_CALL = /\b((?:set|with)([A-Z][A-Za-z0-9]{1,60})[ \t]*\([ \t]*)(["'])([^"'\n]{3,})\3/g;
 /** SQL's `IDENTIFIED BY '…'` and `[WITH] PASSWORD '…'` (CREATE USER, ALTER ROLE). */
@@ -282,8 +283,9 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
     // a default argument may be a placeholder (`getenv("DB_PASSWORD", "DEFAULT_PASSWORD")`): one that looks like a value only
     isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match,
   );
-  out = out.replace(SETTER_CALL, (match, head: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
-  out = out.replace(NAMED_CALL, (match, head: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
+  const maskCall = (match: string, head: string, key: string, quote: string, value: string): string => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match);
+  out = out.replace(SETTER_CALL, maskCall);
+  out = out.replace(NAMED_CALL, maskCall);
   out = out.replace(SQL_PASSWORD, (match, head: string, quote: string, value: string) => (isReference(value) ? match : `${head}${quote}${hide(value)}${quote}`));
   out = out.replace(XML_KEY_VALUE, (match, head: string, _quote: string, key: string, quote: string, value: string) => (isSecretValue(key, value) ? `${head}${quote}${hideUnder(key)(value)}${quote}` : match));
   out = out.replace(XML_KEYED_ELEMENT, (match, open: string, _tag: string, _quote: string, key: string, value: string, close: string) => (isSecretValue(key, value.trim()) ? `${open}${hideUnder(key)(value)}${close}` : match));
@@ -293,7 +295,8 @@ export function redactSecrets(text: string, options: RedactOptions = {}): string
   out = out.replace(QUOTED_PAIR, (match, keyQuote: string, key: string, between: string, separator: string, quote: string, value: string) =>
     // two items side by side may be a label and its text (`t("password", "Your password")`) or a
     // list of names (`['password', 'email']`): there, a value that looks like one only
-    isSecretValue(key, value) && (separator !== ',' || isRandomValue(value) || looksLikeData(value)) ? `${keyQuote}${key}${keyQuote}${between}${quote}${hideUnder(key)(value)}${quote}` : match,
+    // so may `"password" to "Passwort"` in a sentence
+    isSecretValue(key, value) && (!/^(?:,|to|->)$/.test(separator) || isRandomValue(value) || looksLikeData(value)) ? `${keyQuote}${key}${keyQuote}${between}${quote}${hideUnder(key)(value)}${quote}` : match,
   );
   out = replaceAssignments(out, (match, key, operator, quote, quoted, bare) => {
     if (!keyHoldsSecret(key, quoted ?? bare ?? '')) return match;

@@ -1,5 +1,5 @@
 import type { Cache, EvalInput, EvalOutput, Evaluator, FactsReader } from '../core/deps.js';
-import type { Score } from '../core/types.js';
+import type { FileFacts, Score } from '../core/types.js';
 import { scoreOffline } from '../evaluate/offline/index.js';
 import { evaluateCached } from './score-cache.js';
 
@@ -30,13 +30,15 @@ export async function judgeCandidates(evaluator: Evaluator, cache: Cache, facts:
   const priorByPath = new Map(prior.map((s) => [s.path, s]));
   const ranked = [...prior].sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
   const wanted = [...ranked.slice(0, options.modelCandidates).map((s) => s.path), ...ranked.filter((s) => options.pinned.has(s.path)).slice(0, MAX_PINNED).map((s) => s.path)];
-  const unread = wanted.filter((p) => !input.facts.has(p));
-  if (unread.length > 0) for (const [path, read] of await facts.read(options.root, unread, signal)) input.facts.set(path, read);
+  // The model sees each file as its syntax tree reads it (the loop ranked on patterns): its
+  // outline is what the model judges by.
+  const exact = wanted.length > 0 ? await facts.read(options.root, wanted, signal, true) : new Map<string, FileFacts>();
   // A file without facts has no content hash: it could never be cached, so it is not sent.
-  const judged = new Set(wanted.filter((p) => input.facts.has(p)));
+  const judged = new Set(wanted.filter((p) => exact.has(p)));
 
   const candidates = input.candidates.filter((c) => judged.has(c.path));
-  const output = candidates.length > 0 ? await evaluateCached(evaluator, cache, { ...input, candidates, prior: priorByPath }, signal) : { scores: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 } };
+  const seen = { ...input, facts: new Map([...input.facts, ...exact]), candidates, prior: priorByPath };
+  const output = candidates.length > 0 ? await evaluateCached(evaluator, cache, seen, signal) : { scores: [], usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cacheHits: 0 } };
   const cap = Math.max(0, options.threshold - 0.01);
   const rest = prior.filter((s) => !judged.has(s.path)).map((s): Score => (s.relevance > cap ? { ...s, relevance: cap, reason: `${s.reason} (not judged by the model)` } : s));
   const standIns = new Set(output.standIns ?? []);

@@ -97,7 +97,8 @@ function createTools(deps: Deps, scope: SearchScope, files: ReadonlySet<string>)
     }
     const path = arg.replace(/^\.\//, '');
     if (!files.has(path)) return { observation: `${path}: not a searchable file`, candidates: [] };
-    const facts = (await deps.facts.read(scope.root, [path], signal)).get(path);
+    // a subagent reads a file's outline as its syntax tree gives it
+    const facts = (await deps.facts.read(scope.root, [path], signal, true)).get(path);
     const text = await deps.facts.readText(scope.root, path);
     const candidate: Candidate = { path, size: text?.length ?? 0, termFreq: {}, literals: [], symbols: [], mentions: [], hits: [], sources: ['neighbour'] };
     const emptyPlan: Query = { keywords: [], weights: {}, literals: [], symbols: [], paths: [], patterns: [], excludes: [], focusAreas: [] };

@@ -11,7 +11,7 @@ describe('titleScope', () => {
   });
 
   it('finds no place in a change type, an exception, a version, a call or an ordinary title', () => {
-    for (const title of ['fix: crash on empty input', 'feat!: drop node 16', 'TypeError: x is undefined', 'ValueError: bad value', '3.0: crash', 'print(value) fails on None', 'Crash when the list is empty: a report', 'chore(deps): bump x']) {
+    for (const title of ['fix: crash on empty input', 'feat!: drop node 16', 'TypeError: x is undefined', 'ValueError: bad value', '3.0: crash', 'v2.3.0: release notes', 'print(value) fails on None', 'Crash when the list is empty: a report', 'chore(deps): bump x', 'build(deps-dev): bump vitest', 'panic: runtime error', 'fatal: not a git repository', 'Traceback: (most recent call last)']) {
       expect(titleScope(title), title).toEqual([]);
     }
     // an issue template's headings are a report's parts; lowercase, a package may share the name (Go's `context`)

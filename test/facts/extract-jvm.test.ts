@@ -173,6 +173,20 @@ object Flags {
 }
 `;
     expect(outline('src/Flags.kt', kotlin)).toEqual(['class Flags 1-7', 'method Flags.alpha 2-2', 'method Flags.beta 3-3', 'method Flags.gamma 4-6']);
+    // arguments nested in an annotation's, or going on below it, keep it the header's
+    const nested = code`
+class Jobs {
+    @Retryable(backoff = Backoff(delay = 100), maxAttempts = 3)
+    @Inject(forwardRef(Other))
+    fun run() = 1
+
+    @Deprecated(
+        "old"
+    )
+    fun stop() = 2
+}
+`;
+    expect(outline('src/Jobs.kt', nested)).toEqual(['class Jobs 1-10', 'method Jobs.run 2-4', 'method Jobs.stop 6-9']);
   });
 
   it('reads names in any script (they were cut at the first letter outside ASCII: `Größe` read as `Gr`)', () => {
@@ -183,6 +197,9 @@ object Flags {
     ]);
     expect(outline('src/Größe.kt', 'class Größe {\n    fun получить(): Int = 1\n}\n')).toEqual(['class Größe 1-3', 'method Größe.получить 2-2']);
     expect(outline('src/Größe.swift', 'struct Größe {\n    func получить() -> Int { 1 }\n}\n')).toEqual(['struct Größe 1-3', 'method Größe.получить 2-2']);
+    // combining marks, a receiver in any script, and an anonymous given (no name of its own)
+    expect(outline('src/a.scala', 'class नमस्ते {\n  given Ordering[String] = Ordering.String\n  given byName: Ordering[Int] = Ordering.Int\n}\n')).toEqual(['class नमस्ते 1-4', 'variable नमस्ते.byName 3-3']);
+    expect(outline('src/a.kt', 'fun Größe.berechne(): Int = 1\n')).toEqual(['function berechne 1-1']);
   });
 });
 

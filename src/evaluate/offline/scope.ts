@@ -13,7 +13,7 @@ const SUBSYSTEM = /^\s*([A-Za-z][\w.\-/,+]{1,59}):\s/;
 
 /** Prefixes that say what kind of change it is, not where: the conventional-commit types and their kin. */
 const NOT_A_PLACE = new Set(
-  'fix fixes fixed feat feature features bug bugfix hotfix chore chores docs doc test tests ci build refactor perf style revert regression wip breaking security deps dependencies release question proposal enhancement improvement update add remove rfc note todo warning error important'.split(' '),
+  'fix fixes fixed feat feature features bug bugfix hotfix chore chores docs doc test tests ci build refactor perf style revert regression wip breaking security deps dependencies release question proposal enhancement improvement update add remove rfc note todo warning error important panic fatal traceback failed failure crash segfault critical blocker help exception'.split(' '),
 );
 
 /**
@@ -26,6 +26,8 @@ const HEADINGS = new Set(
 );
 const ALWAYS_HEADINGS = new Set('summary description problem expected actual observed steps reproduction motivation background proposal workaround symptom symptoms tldr'.split(' '));
 
+const VERSION = /^v?\d/i;
+
 /** An exception's name before its message (`TypeError: …`): the error, not a place. */
 const ERROR_NAME = /(?:Error|Exception|Warning|Failure|Fault)$/;
 
@@ -37,10 +39,14 @@ export function titleScope(task: string): string[][] {
   const title = task.split('\n', 1)[0] ?? '';
   const scope = (CONVENTIONAL.exec(title) ?? CONVENTIONAL_BARE.exec(title) ?? SUBSYSTEM.exec(title))?.[1];
   if (scope === undefined || ERROR_NAME.test(scope) || NOT_A_PLACE.has(scope.toLowerCase()) || isHeading(scope)) return [];
-  return scope
-    .split(/[/,+\s]+/)
-    .map((part) => identifiersOf(part).filter((id) => !NOT_A_PLACE.has(id.toLowerCase())))
-    .filter((ids) => ids.length > 0 && ids.some((id) => identifierTerms(id).length > 0));
+  return (
+    scope
+      .split(/[/,+\s]+/)
+      // a version (`v2.3.0`, `3.0`) is a release, and a part holding a change type (`deps-dev`) a kind of change
+      .filter((part) => !VERSION.test(part))
+      .map((part) => identifiersOf(part))
+      .filter((ids) => ids.length > 0 && !ids.some((id) => NOT_A_PLACE.has(id.toLowerCase())) && ids.some((id) => identifierTerms(id).length > 0))
+  );
 }
 
 /**

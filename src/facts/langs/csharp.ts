@@ -1,5 +1,5 @@
 import type { LangSpec, Rule } from './walk.js';
-import { transparentBlock } from './walk.js';
+import { attributeLine, transparentBlock } from './walk.js';
 
 const MODIFIERS = String.raw`(?:(?:public|private|protected|internal|static|sealed|abstract|partial|readonly|ref|unsafe|new|file|virtual|override|async|extern|volatile|required)\s+)*`;
 const NOT_TYPES = new Set(['return', 'new', 'throw', 'else', 'case', 'yield', 'await', 'using', 'lock', 'goto', 'in', 'is', 'as']);
@@ -28,4 +28,4 @@ const namespace: Rule = transparentBlock(/^\s*namespace\s+[\w.]+(?=\s*\{|\s*$)/,
 
 const TOP: readonly Rule[] = [namespace, classLike];
 
-export const CSHARP: LangSpec = { top: TOP, asi: false, prefix: /^\s*\[(?:.*\]\s*|[^\]]*)$/ };
+export const CSHARP: LangSpec = { top: TOP, asi: false, prefix: attributeLine('[') };

@@ -118,7 +118,7 @@ function lastContentLine(src: Source, ln: number, at: number, start: number): nu
  * First line of the decorators, annotations or attributes written above a header (`@x`, `#[x]`,
  * `[X]`, `template <…>`), skipping comments and continuation lines between them.
  */
-export function decoratorStart(src: Source, header: number, prefix: RegExp | undefined): number {
+export function decoratorStart(src: Source, header: number, prefix: { test(line: string): boolean } | undefined): number {
   if (!prefix) return header;
   let start = header;
   const level = src.depth[header]!;

@@ -1,18 +1,8 @@
-import type { LangSpec, Rule } from './walk.js';
+import { ANNOTATION_LINE, NAME, type LangSpec, type Rule } from './walk.js';
 
 const ANNOTATIONS = String.raw`(?:@[\w.]+(?:\([^)]*\))?\s+)*`;
 const NOT_TYPES = new Set(['return', 'new', 'throw', 'else', 'case', 'yield', 'await', 'goto', 'assert']);
 const NOT_NAMES = new Set(['if', 'for', 'while', 'switch', 'catch', 'synchronized', 'return', 'try', 'super', 'this', 'when']);
-
-/**
- * A line of annotations alone (`@Override`, `@A @B(x = 1)`, or one whose arguments go on below):
- * what belongs to the header under it. A line that also defines something (`@inline def a = 1`)
- * is a definition of its own, and the walk up stops there.
- */
-export const ANNOTATION_LINE = /^\s*(?:@[\w.$]+(?:\([^)@\n]*\)?)?\s*)+$/;
-
-/** A name in any script (`Größe`, `получить`): with the `u` flag only. */
-const NAME = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
 
 const CLASS_KINDS: Record<string, 'class' | 'interface' | 'enum'> = { class: 'class', interface: 'interface', enum: 'enum', record: 'class', '@interface': 'interface', object: 'class' };
 
@@ -53,7 +43,7 @@ const kotlinClass: Rule = {
 };
 
 const kotlinFun = (kind: 'function' | 'method'): Rule => ({
-  re: new RegExp(String.raw`^\s*${ANNOTATIONS}${KOTLIN_MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\w.]+(?:<[^>]*>)?\??\.)?(?<name>${NAME})(?=\s*\()`, 'u'),
+  re: new RegExp(String.raw`^\s*${ANNOTATIONS}${KOTLIN_MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\p{L}\p{M}\p{N}_$.]+(?:<[^>]*>)?\??\.)?(?<name>${NAME})(?=\s*\()`, 'u'),
   kind,
   mode: 'body',
 });
@@ -95,7 +85,7 @@ const scalaDef = (kind: 'function' | 'method'): Rule => ({
 const SCALA_VALUES: readonly Rule[] = [
   { re: new RegExp(String.raw`^\s*${ANNOTATIONS}${SCALA_MODIFIERS}(?:val|var)\s+(?<name>${NAME})\s*[:=]`, 'u'), kind: 'variable', mode: 'statement' },
   { re: new RegExp(String.raw`^\s*${SCALA_MODIFIERS}type\s+(?<name>${NAME})`, 'u'), kind: 'type', mode: 'statement' },
-  { re: new RegExp(String.raw`^\s*${ANNOTATIONS}${SCALA_MODIFIERS}given\s+(?<name>${NAME})\s*[:\[(]`, 'u'), kind: 'variable', mode: 'body' },
+  { re: new RegExp(String.raw`^\s*${ANNOTATIONS}${SCALA_MODIFIERS}given\s+(?<name>\p{Ll}[\p{L}\p{M}\p{N}_$]*)\s*[:\[(]`, 'u'), kind: 'variable', mode: 'body' },
 ];
 
 const SCALA_MEMBERS: readonly Rule[] = [scalaType, scalaDef('method'), ...SCALA_VALUES];

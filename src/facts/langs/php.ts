@@ -1,5 +1,5 @@
 import type { LangSpec, Rule } from './walk.js';
-import { transparentBlock } from './walk.js';
+import { attributeLine, transparentBlock } from './walk.js';
 
 const KINDS: Record<string, 'class' | 'interface' | 'trait' | 'enum'> = { class: 'class', interface: 'interface', trait: 'trait', enum: 'enum' };
 
@@ -23,4 +23,4 @@ const TOP: readonly Rule[] = [
   { re: /^\s*function\s+&?\s*(?<name>\w+)(?=\s*\()/, kind: 'function', mode: 'body' },
 ];
 
-export const PHP: LangSpec = { top: TOP, asi: false, prefix: /^\s*#\[(?:.*\]\s*|[^\]]*)$/ };
+export const PHP: LangSpec = { top: TOP, asi: false, prefix: attributeLine('#[') };

@@ -1,5 +1,5 @@
 import type { LangSpec, PickContext, Rule } from './walk.js';
-import { headText } from './walk.js';
+import { attributeLine, headText } from './walk.js';
 
 const VIS = String.raw`(?:pub(?:\s*\([^)]*\))?\s+)?`;
 const QUALIFIERS = String.raw`(?:(?:default|const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*`;
@@ -31,4 +31,4 @@ const TOP: readonly Rule[] = [
   { re: new RegExp(String.raw`^\s*${VIS}mod\s+(?<name>\w+)(?=\s*\{|\s*$)`), kind: 'module', mode: 'body', inner: () => TOP },
 ];
 
-export const RUST: LangSpec = { top: TOP, asi: false, prefix: /^\s*#!?\[(?:.*\]\s*|[^\]]*)$/ };
+export const RUST: LangSpec = { top: TOP, asi: false, prefix: attributeLine('#!?[') };

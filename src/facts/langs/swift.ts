@@ -1,10 +1,7 @@
-import type { LangSpec, Rule } from './walk.js';
+import { NAME, type LangSpec, type Rule } from './walk.js';
 
 const MODIFIERS = String.raw`(?:(?:public|private|fileprivate|internal|open|static|class|final|override|mutating|nonmutating|convenience|required|lazy|weak|unowned|dynamic|indirect|nonisolated|@\w+(?:\([^)]*\))?)\s+)*`;
 const KINDS: Record<string, 'class' | 'struct' | 'enum' | 'interface'> = { class: 'class', struct: 'struct', enum: 'enum', protocol: 'interface', actor: 'class' };
-
-/** A name in any script (`Größe`), dotted for an extension's type: with the `u` flag only. */
-const NAME = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
 
 const typeDecl: Rule = {
   re: new RegExp(String.raw`^\s*${MODIFIERS}(?<kw>class|struct|enum|protocol|actor|extension)\s+(?!func\b|var\b|let\b)(?<name>${NAME}(?:\.${NAME})*)`, 'u'),

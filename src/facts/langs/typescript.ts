@@ -1,6 +1,5 @@
-import { ANNOTATION_LINE } from './jvm.js';
 import type { LangSpec, PickContext, Rule } from './walk.js';
-import { headText, nameOr } from './walk.js';
+import { ANNOTATION_LINE, headText, nameOr } from './walk.js';
 
 const ID = String.raw`[A-Za-z_$][\w$]*`;
 const EXPORT = String.raw`(?:export\s+(?:default\s+)?)?(?:declare\s+)?`;

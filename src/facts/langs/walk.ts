@@ -41,12 +41,62 @@ export function transparentBlock(re: RegExp, top: () => readonly Rule[], name: s
   return { re, kind: 'module', mode: 'body', hidden: true, transparent: true, inner: top, pick: () => ({ name }) };
 }
 
+/** A test of one line: a RegExp, or a scanner where a regex would backtrack. */
+export interface LineTest {
+  test(line: string): boolean;
+}
+
+/** A name in any script (`Größe`, `получить`, `नमस्ते`): with the `u` flag only. */
+export const NAME = String.raw`[\p{L}_$][\p{L}\p{M}\p{N}_$]*`;
+
+/**
+ * A line of annotations or decorators alone (`@Override`, `@A @B(x = 1)`, `@Retryable(backoff =
+ * Backoff(delay = 100))`, or one whose arguments go on below): what belongs to the header under
+ * it. A line that also defines something (`@inline def a = 1`) is a definition of its own, and
+ * the walk up stops there. Scanned, not matched: a pattern for nested arguments backtracks.
+ */
+export const ANNOTATION_LINE: LineTest = {
+  test(line) {
+    let i = 0;
+    const skipBlanks = (): void => {
+      while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
+    };
+    skipBlanks();
+    if (line[i] !== '@') return false;
+    while (i < line.length) {
+      if (line[i] !== '@') return false;
+      i++;
+      const nameStart = i;
+      while (i < line.length && /[\w.$]/.test(line[i]!)) i++;
+      if (i === nameStart) return false;
+      skipBlanks();
+      if (line[i] === '(') {
+        // its arguments, nested or not; unclosed, they go on below
+        let depth = 0;
+        for (; i < line.length; i++) {
+          if (line[i] === '(') depth++;
+          else if (line[i] === ')' && --depth === 0) break;
+        }
+        if (i >= line.length) return true;
+        i++;
+        skipBlanks();
+      }
+    }
+    return true;
+  },
+};
+
+/** A line of bracketed attributes alone: C#'s `[Serializable]`, Rust's and PHP's `#[derive(…)]` (`open` is what starts one). */
+export function attributeLine(open: string): RegExp {
+  return new RegExp(String.raw`^\s*${open.replace(/[#![]/g, (c) => `\\${c}`)}(?:.*\]\s*|[^\]]*)$`);
+}
+
 export interface LangSpec {
   top: readonly Rule[];
   /** A newline may end a statement. */
   asi: boolean;
   /** Lines above a header that belong to it (decorators, annotations, attributes): lines of those alone. */
-  prefix?: RegExp;
+  prefix?: LineTest;
   /** A header line ending in `:` opens a body by indentation (Scala 3). */
   colonBody?: boolean;
 }
