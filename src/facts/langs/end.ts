@@ -1,4 +1,5 @@
 import { indentOf, isBlank, lineOf, type Source } from '../source.js';
+import type { LineTest } from './walk.js';
 
 /**
  * How a definition's extent is found from the end of its name:
@@ -118,7 +119,7 @@ function lastContentLine(src: Source, ln: number, at: number, start: number): nu
  * First line of the decorators, annotations or attributes written above a header (`@x`, `#[x]`,
  * `[X]`, `template <…>`), skipping comments and continuation lines between them.
  */
-export function decoratorStart(src: Source, header: number, prefix: { test(line: string): boolean } | undefined): number {
+export function decoratorStart(src: Source, header: number, prefix: LineTest | undefined): number {
   if (!prefix) return header;
   let start = header;
   const level = src.depth[header]!;
