@@ -112,6 +112,20 @@ export function fileKindOf(path: string): FileKind {
   return base.includes('.') ? 'data' : 'tooling';
 }
 
+/**
+ * Whether a line of the file can define a name: source in a language ctxloop knows, a structured
+ * data or config format (`timeout: 30` sets a key), a script without an extension. Not prose
+ * (docs, issue forms), nor text of a format ctxloop does not know, where `name = value` is a
+ * formatter's test case (`.stat`), a templated changelog (`.scalatex`) or a fixture quoting
+ * the code, never the place that defines it.
+ */
+export function mayDefine(path: string): boolean {
+  const kind = fileKindOf(path);
+  if (kind === 'doc' || kind === 'form') return false;
+  const ext = extensionOf(path);
+  return ext === '' || ext in LANGUAGES || DATA_EXTENSIONS.has(ext) || languageOf(path) !== 'text';
+}
+
 /** Path without extension: `src/auth/verify.ts` → `src/auth/verify`. */
 export function stripExtension(path: string): string {
   const slash = path.lastIndexOf('/');

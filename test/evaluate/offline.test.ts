@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Candidate, SearchStats } from '../../src/core/types.js';
+import type { Candidate, FileFacts, SearchStats } from '../../src/core/types.js';
 import { isPairTerm, termsWithPairs, tokenize } from '../../src/core/text.js';
 import { computeFeatures, idfOf } from '../../src/evaluate/offline/features.js';
+import { findMissing } from '../../src/evaluate/offline/gaps.js';
 import { scoreOffline } from '../../src/evaluate/offline/index.js';
 import { nearStrongFiles } from '../../src/evaluate/offline/cluster.js';
 import type { Score } from '../../src/core/types.js';
@@ -48,6 +49,31 @@ describe('offline evaluator', () => {
     const ranked = rank('Where is verifyEmail implemented?', [...callers, definer]);
     expect(ranked[0]!.path).toBe('src/auth/verify.ts');
     expect(ranked[0]!.reason).toContain('defines verifyEmail');
+  });
+
+  it('takes no definition from a line of prose or of a text format it does not know, and still from code and config', () => {
+    const plan = planQuery('verticalMultilineAtDefinitionSite affects classes, not only defs');
+    const line = ['verticalMultilineAtDefinitionSite = true'];
+    const definesIn = (path: string): string[] => {
+      const c = candidate(path, line, { symbols: plan.symbols });
+      return computeFeatures(c, { plan, query: plan, stats: statsFor([c]), facts: new Map(), literalCounts: new Map(), mentionCounts: new Map() }).defines;
+    };
+    // a formatter's test case, a templated changelog, a manual: they quote the option, never define it
+    expect(definesIn('core/src/test/resources/test/VerticalMultiline.stat')).toEqual([]);
+    expect(definesIn('readme/Changelog05.scalatex')).toEqual([]);
+    expect(definesIn('docs/configuration.md')).toEqual([]);
+    // source, a config format and a script without an extension do
+    expect(definesIn('core/src/main/scala/org/scalafmt/config/ScalafmtConfig.scala')).toEqual(['verticalMultilineAtDefinitionSite']);
+    expect(definesIn('conf/default.properties')).toEqual(['verticalMultilineAtDefinitionSite']);
+    expect(definesIn('bin/setup')).toEqual(['verticalMultilineAtDefinitionSite']);
+  });
+
+  it('still asks where a called symbol is defined when only a fixture of an unknown format assigns it', () => {
+    const plan = planQuery('queueMail drops the retry count');
+    const caller: FileFacts = { path: 'src/signup.ts', hash: 'x', language: 'typescript', lines: 3, defs: [], imports: [], calls: ['queueMail'], parser: 'patterns' };
+    const pool = (path: string) => new Map([[path, candidate(path, ['queueMail = { retries: 3 }'], { symbols: ['queueMail'] })]]);
+    expect(findMissing(caller, plan, pool('test/fixtures/mail.snapshot-v2'), new Map(), [], true)).toEqual(['symbol:queueMail']);
+    expect(findMissing(caller, plan, pool('src/mail/queue.ts'), new Map(), [], true)).toEqual([]);
   });
 
   it('ranks the file that joins the title\'s two words into one name above one holding them apart, and takes nothing from the latter', () => {

@@ -1,4 +1,4 @@
-import { fileKindOf, type FileKind } from '../../core/files.js';
+import { fileKindOf, mayDefine, type FileKind } from '../../core/files.js';
 import { isPairTerm, termsWithPairs, tokenize, wholeTerm } from '../../core/text.js';
 import type { Candidate, FileFacts, Query, SearchStats } from '../../core/types.js';
 import { isDefinitionLine } from '../../core/definitions.js';
@@ -169,7 +169,8 @@ function findDefinitions(candidate: Candidate, symbols: string[], facts: FileFac
       }
     }
   }
-  for (const hit of candidate.hits) {
+  // a line read alone defines nothing in prose, or in text of a format not known
+  for (const hit of mayDefine(candidate.path) ? candidate.hits : []) {
     for (const symbol of symbols) {
       if (hit.text.includes(symbol) && isDefinitionLine(hit.text, symbol)) {
         defines.add(symbol);

@@ -2,6 +2,7 @@ import { resolveImport } from '../../core/imports.js';
 import { tokenize, wholeTerm } from '../../core/text.js';
 import type { Candidate, FileFacts, Query } from '../../core/types.js';
 import { isDefinitionLine } from '../../core/definitions.js';
+import { mayDefine } from '../../core/files.js';
 import { own } from '../../core/records.js';
 
 const MAX_GAPS_PER_FILE = 6;
@@ -52,7 +53,7 @@ export function findMissing(
 function isDefinedSomewhere(name: string, pool: ReadonlyMap<string, Candidate>, allFacts: ReadonlyMap<string, FileFacts>): boolean {
   for (const facts of allFacts.values()) if (facts.defs.some((d) => d.name === name)) return true;
   for (const candidate of pool.values()) {
-    if (!candidate.symbols.includes(name)) continue;
+    if (!candidate.symbols.includes(name) || !mayDefine(candidate.path)) continue;
     if (candidate.hits.some((h) => h.text.includes(name) && isDefinitionLine(h.text, name))) return true;
   }
   return false;
