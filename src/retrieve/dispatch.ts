@@ -23,6 +23,7 @@ import { isStuckError, isTimeout, pathArgs, runRg, type RgProcess } from './rg-p
 import { FileReads, readEvidenceLines, type KeptScan } from './hits.js';
 import { LineIndex } from './line-index.js';
 import { MatchLog } from './match-log.js';
+import type { FragmentTerms } from './scan-reader.js';
 import { scanTerms, type FileTally, type ScanRun, type ScanTerms } from './scan.js';
 import { resolveScopeEntries } from './scope.js';
 import { createSearchStore, type SearchStore } from './search-store.js';
@@ -244,7 +245,7 @@ async function dispatch(request: SearchRequest, context: DispatchContext): Promi
     // cycle and later. A scan of `paths` alone (near the strongest files) is kept the same way: a
     // candidate outside them holds none of its names, as its counts say.
     const scanOnce = async (fresh: ScanTerms, record: (path: string, tally: FileTally) => void, signal: AbortSignal | undefined, paths: readonly string[] = run.paths): Promise<void> => {
-      const log = new MatchLog();
+      const log = new MatchLog<FragmentTerms>();
       await scanTerms({ ...run, paths, terms: fresh, matchLog: log, signal }, record);
       if (!log.overflowed) context.index.kept.push({ terms: fresh, log });
     };

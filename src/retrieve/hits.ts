@@ -10,6 +10,7 @@ import type { Candidate, Hit } from '../core/types.js';
 import { createLineMatcher, MAX_HIT_TEXT, selectHits } from './collect.js';
 import type { LineIndex } from './line-index.js';
 import type { MatchLog } from './match-log.js';
+import type { FragmentTerms } from './scan-reader.js';
 import { replayLines, scanTerms, type ScanRun, type ScanTerms } from './scan.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -103,7 +104,7 @@ function hitText(line: string): string {
 /** The matches a content scan of the whole scope kept (`ScanRun.matchLog`), and the terms it ran. */
 export interface KeptScan {
   terms: ScanTerms;
-  log: MatchLog;
+  log: MatchLog<FragmentTerms>;
 }
 
 /**

@@ -15,14 +15,17 @@ export interface LoggedText {
   logId?: number;
 }
 
-export class MatchLog {
+export class MatchLog<T extends LoggedText = LoggedText> {
   /** Line and text number of each match, side by side. */
   private matches = new Int32Array(8192);
   private count = 0;
-  private texts: string[] = [];
+  /** Each identifier as the reader knows it, with what it already cut from it. */
+  private texts: T[] = [];
   private readonly files = new Map<string, [start: number, end: number]>();
   private open: { path: string; start: number } | undefined;
   private full = false;
+  /** What the fragments were cut for (the scan's terms, set by the reader filling the log): a replay for the same terms takes its cuts as they are. */
+  cutFor: unknown;
 
   constructor(private readonly maxMatches = MAX_KEPT_MATCHES) {}
 
@@ -37,7 +40,7 @@ export class MatchLog {
     if (!this.full) this.open = { path, start: this.count };
   }
 
-  add(line: number, fragment: LoggedText): void {
+  add(line: number, fragment: T): void {
     if (this.full || !this.open) return;
     if (this.count >= this.maxMatches) {
       this.drop();
@@ -45,7 +48,7 @@ export class MatchLog {
     }
     if (fragment.logId === undefined) {
       fragment.logId = this.texts.length;
-      this.texts.push(fragment.text);
+      this.texts.push(fragment);
     }
     if (2 * this.count === this.matches.length) {
       const grown = new Int32Array(Math.min(2 * this.maxMatches, this.matches.length * 2));
@@ -68,8 +71,8 @@ export class MatchLog {
     this.open = undefined;
   }
 
-  /** Calls `onMatch` for each kept match of `path`, in the order rg printed them. */
-  forEachMatch(path: string, onMatch: (line: number, text: string) => void): void {
+  /** Calls `onMatch` for each kept match of `path`, in the order rg printed them, with the fragment as `add` was given it. */
+  forEachMatch(path: string, onMatch: (line: number, fragment: T) => void): void {
     const range = this.files.get(path);
     if (!range) return;
     for (let i = range[0]; i < range[1]; i++) onMatch(this.matches[2 * i]!, this.texts[this.matches[2 * i + 1]!]!);

@@ -9,7 +9,7 @@ import type { MatchLog } from './match-log.js';
 import type { FileTally, ScanTerms } from './scan.js';
 
 /** The terms of one identifier (or literal span): keywords with their counts, literals, symbols. */
-interface FragmentTerms {
+export interface FragmentTerms {
   keywords: Array<[string, number]>;
   literals: string[];
   symbols: string[];
@@ -107,8 +107,10 @@ export class ScanReader {
     private readonly lines: boolean,
     private readonly onFile: (path: string, tally: FileTally) => void,
     /** Where the matches holding a term are kept, file by file, when they are wanted again. */
-    private readonly log?: MatchLog,
-  ) {}
+    private readonly log?: MatchLog<FragmentTerms>,
+  ) {
+    if (log) log.cutFor = terms;
+  }
 
   read(record: string): void {
     const nul = record.indexOf('\0');
@@ -165,13 +167,15 @@ export class ScanReader {
   }
 
   /** One file's matches as an earlier scan kept them, read as if rg printed them now. */
-  replay(path: string, log: MatchLog): void {
+  replay(path: string, log: MatchLog<FragmentTerms>): void {
     this.end();
     this.path = path;
     // the log holds only what counted when the scan read it: all of it counts again, with a
-    // fresh matcher that has not seen the files read before this one
+    // fresh matcher that has not seen the files read before this one; or, replayed for the terms
+    // the scan ran (as `readEvidenceLines` does), with the terms the scan cut, none cut twice
     this.cutAtStart = Number.POSITIVE_INFINITY;
-    log.forEachMatch(path, (line, text) => this.apply(line, text));
+    if (log.cutFor === this.terms) log.forEachMatch(path, (line, fragment) => this.count(line, fragment));
+    else log.forEachMatch(path, (line, fragment) => this.apply(line, fragment.text));
     this.end();
   }
 
@@ -189,7 +193,11 @@ export class ScanReader {
       this.dense++;
     }
     const terms = this.matcher.match(fragment, this.full);
-    if (!terms || this.path === undefined) return;
+    if (terms) this.count(line, terms);
+  }
+
+  private count(line: number, terms: FragmentTerms): void {
+    if (this.path === undefined) return;
     for (const [keyword, count] of terms.keywords) this.termFreq.set(keyword, Math.min(MAX_TERM_FREQ, (this.termFreq.get(keyword) ?? 0) + count));
     for (const literal of terms.literals) this.literals.add(literal);
     for (const symbol of terms.symbols) this.symbols.add(symbol);

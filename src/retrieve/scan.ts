@@ -9,7 +9,7 @@ import { searchPrefix } from '../core/text.js';
 import type { Logger } from '../core/log.js';
 import type { Query } from '../core/types.js';
 import type { MatchLog } from './match-log.js';
-import { createFragmentMatcher, MAX_NEW_FRAGMENTS_PER_FILE, ScanReader } from './scan-reader.js';
+import { createFragmentMatcher, MAX_NEW_FRAGMENTS_PER_FILE, ScanReader, type FragmentTerms } from './scan-reader.js';
 import { commonArgs, pathArgs, runRg, type RgFilter } from './rg-process.js';
 
 export type ScanTerms = Pick<Query, 'keywords' | 'literals' | 'symbols'>;
@@ -34,7 +34,7 @@ export interface ScanRun extends RgFilter {
   /** Also record the terms of each line (for candidates: the output grows with the matches). */
   lines?: boolean;
   /** Also keep each file's matches there, so its lines can be had later without a scan (`replayLines`). */
-  matchLog?: MatchLog;
+  matchLog?: MatchLog<FragmentTerms>;
   logger: Logger;
   signal?: AbortSignal | undefined;
   /** Milliseconds one rg process may run. */
@@ -134,7 +134,7 @@ function isIdentifier(symbol: string): boolean {
  * them, from the matches an earlier scan kept: the same only when that scan ran the same
  * patterns (`scanPatterns`) over those files. A file without kept matches held no term.
  */
-export function replayLines(log: MatchLog, paths: readonly string[], terms: ScanTerms): Map<string, Map<number, string[]>> {
+export function replayLines(log: MatchLog<FragmentTerms>, paths: readonly string[], terms: ScanTerms): Map<string, Map<number, string[]>> {
   const found = new Map<string, Map<number, string[]>>();
   const reader = new ScanReader(createFragmentMatcher(terms), terms, true, (path, tally) => {
     if (tally.lines) found.set(path, tally.lines);

@@ -8,6 +8,7 @@ import type { Candidate } from '../../src/core/types.js';
 import { FileReads, readEvidenceLines, readHits, type KeptScan } from '../../src/retrieve/hits.js';
 import { LineIndex } from '../../src/retrieve/line-index.js';
 import { MatchLog } from '../../src/retrieve/match-log.js';
+import type { FragmentTerms } from '../../src/retrieve/scan-reader.js';
 import { scanTerms, type ScanTerms } from '../../src/retrieve/scan.js';
 import { loggingRg } from '../helpers/logging-rg.js';
 import { useTempRepos } from '../helpers/make-repo.js';
@@ -32,7 +33,7 @@ describe('readEvidenceLines', () => {
     const second: ScanTerms = { keywords: ['getcookies', 'respond'], literals: [], symbols: ['CookieStore'] };
     const kept: KeptScan[] = [];
     for (const terms of [first, second]) {
-      const log = new MatchLog();
+      const log = new MatchLog<FragmentTerms>();
       await scanTerms({ ...run, paths: [''], terms, matchLog: log }, () => undefined);
       kept.push({ terms, log });
     }

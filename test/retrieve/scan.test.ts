@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../../src/core/log.js';
 import { resolveRgPath } from '../../src/retrieve/rg-path.js';
 import { MatchLog } from '../../src/retrieve/match-log.js';
-import { MAX_NEW_FRAGMENTS_PER_FILE } from '../../src/retrieve/scan-reader.js';
+import { createFragmentMatcher, MAX_NEW_FRAGMENTS_PER_FILE, type FragmentTerms } from '../../src/retrieve/scan-reader.js';
 import { replayLines, scanPatterns, scanTerms, type FileTally, type ScanRun, type ScanTerms } from '../../src/retrieve/scan.js';
 import { useTempRepos } from '../helpers/make-repo.js';
 import { tokenize } from '../../src/core/text.js';
@@ -60,12 +60,14 @@ describe('scanTerms', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('replays every match the log kept of a file, however many new names it holds for the fresh matcher (the scan knew them from files read before)', () => {
-    const log = new MatchLog();
+  it('replays every match the log kept of a file, however many new names it holds (the scan knew them from files read before)', () => {
+    const scanned = terms({ keywords: ['verify', 'email'] });
+    const matcher = createFragmentMatcher(scanned);
+    const log = new MatchLog<FragmentTerms>();
     log.startFile('gen/b.ts');
-    for (let i = 0; i < MAX_NEW_FRAGMENTS_PER_FILE + 1000; i++) log.add(i + 1, { text: `verifyEmail_${i}` });
+    for (let i = 0; i < MAX_NEW_FRAGMENTS_PER_FILE + 1000; i++) log.add(i + 1, matcher.match(`verifyEmail_${i}`)!);
     log.endFile();
-    const lines = replayLines(log, ['gen/b.ts'], terms({ keywords: ['verify', 'email'] }));
+    const lines = replayLines(log, ['gen/b.ts'], scanned);
     expect(lines.get('gen/b.ts')?.size).toBe(MAX_NEW_FRAGMENTS_PER_FILE + 1000);
   });
 
@@ -218,7 +220,7 @@ describe('scanTerms', () => {
     const all = terms({ keywords: ['token', 'expir', 'stor', 'user'], literals: ['Set-Cookie', 'set-cookie'], symbols: ['UserStore', 'save$', 'x.token_expired'] });
     const rgPath = await resolveRgPath(process.env, silentLogger);
     const run = { rgPath, root: r.root, iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
-    const kept = new MatchLog();
+    const kept = new MatchLog<FragmentTerms>();
     // the whole-scope scan runs the terms once each (literals differing in case are one term)
     const once = terms({ ...all, literals: ['Set-Cookie'] });
     await scanTerms({ ...run, paths: [''], terms: once, matchLog: kept }, () => undefined);
@@ -228,6 +230,11 @@ describe('scanTerms', () => {
     await scanTerms({ ...run, paths, terms: all, lines: true }, (path, tally) => tally.lines && scanned.set(path, tally.lines));
     expect(replayLines(kept, paths, all)).toEqual(scanned);
     expect(scanned.get('a.ts')?.get(1)).toEqual(['expir', 'Set-Cookie', 'set-cookie']);
+    // replayed for the very terms the scan ran, it takes the scan's cuts: the same lines as a scan for them
+    const scannedOnce = new Map<string, Map<number, string[]>>();
+    await scanTerms({ ...run, paths, terms: once, lines: true }, (path, tally) => tally.lines && scannedOnce.set(path, tally.lines));
+    expect(replayLines(kept, paths, once)).toEqual(scannedOnce);
+    expect(scannedOnce.get('a.ts')?.get(1)).toEqual(['expir', 'Set-Cookie']);
   });
 
   it('keeps no matches of a file found binary part-way, and none at all past its budget', async () => {
@@ -235,7 +242,7 @@ describe('scanTerms', () => {
     const r = repo({ 'late.txt': late, 'ok.txt': 'needle\nneedle needle\n' });
     const rgPath = await resolveRgPath(process.env, silentLogger);
     const run = { rgPath, root: r.root, paths: [''], terms: terms({ keywords: ['needl'] }), iglobs: [], globs: [], maxFileSize: 1_000_000, logger: silentLogger };
-    const log = new MatchLog();
+    const log = new MatchLog<FragmentTerms>();
     await scanTerms({ ...run, matchLog: log }, () => undefined);
     const seen = (path: string): number[] => {
       const lines: number[] = [];
@@ -243,7 +250,7 @@ describe('scanTerms', () => {
       return lines;
     };
     expect([seen('ok.txt'), seen('late.txt')]).toEqual([[1, 2, 2], []]);
-    const small = new MatchLog(2);
+    const small = new MatchLog<FragmentTerms>(2);
     await scanTerms({ ...run, matchLog: small }, () => undefined);
     expect(small.overflowed).toBe(true);
     const none: number[] = [];
