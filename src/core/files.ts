@@ -114,16 +114,18 @@ export function fileKindOf(path: string): FileKind {
 
 /**
  * Whether a line of the file can define a name: source in a language ctxloop knows, a structured
- * data or config format (`timeout: 30` sets a key), a script without an extension. Not prose
- * (docs, issue forms), nor text of a format ctxloop does not know, where `name = value` is a
- * formatter's test case (`.stat`), a templated changelog (`.scalatex`) or a fixture quoting
+ * data or config format (`timeout: 30` sets a key), a script without an extension, and a file of
+ * a format it does not know where source lives (`src/Token.sol`). Not prose (docs, issue forms),
+ * nor such a file among tests or outside the source (`kind` test or data), where `name = value`
+ * is a formatter's test case (`.stat`), a templated changelog (`.scalatex`) or a fixture quoting
  * the code, never the place that defines it.
  */
 export function mayDefine(path: string): boolean {
   const kind = fileKindOf(path);
   if (kind === 'doc' || kind === 'form') return false;
   const ext = extensionOf(path);
-  return ext === '' || ext in LANGUAGES || DATA_EXTENSIONS.has(ext) || languageOf(path) !== 'text';
+  if (ext === '' || ext in LANGUAGES || DATA_EXTENSIONS.has(ext) || languageOf(path) !== 'text') return true;
+  return kind !== 'test' && kind !== 'data';
 }
 
 /** Path without extension: `src/auth/verify.ts` → `src/auth/verify`. */

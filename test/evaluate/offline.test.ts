@@ -66,6 +66,8 @@ describe('offline evaluator', () => {
     expect(definesIn('core/src/main/scala/org/scalafmt/config/ScalafmtConfig.scala')).toEqual(['verticalMultilineAtDefinitionSite']);
     expect(definesIn('conf/default.properties')).toEqual(['verticalMultilineAtDefinitionSite']);
     expect(definesIn('bin/setup')).toEqual(['verticalMultilineAtDefinitionSite']);
+    // a language it does not know, where the source lives
+    expect(definesIn('src/contracts/Options.sol')).toEqual(['verticalMultilineAtDefinitionSite']);
   });
 
   it('still asks where a called symbol is defined when only a fixture of an unknown format assigns it', () => {
