@@ -1,7 +1,11 @@
 import { makeDef, type Def, type Source } from '../source.js';
 
+/** Where a keyword may stand: not inside a longer name, after a dot, or as an atom (`:end`) or a module attribute. */
+const KEYWORD_START = String.raw`(?<![\w.:@?!])`;
 /** `do` (not the `do:` of a one-line body) and `fn` open a block, `end` closes one; never inside a longer name, an atom (`:end`) or a key (`end:`). */
-const TOKENS = /(?<![\w.:@?!])(do|fn|end)(?![\w?!:])/g;
+const TOKENS = new RegExp(String.raw`${KEYWORD_START}(do|fn|end)(?![\w?!:])`, 'g');
+/** The `do:` of a one-line body (`def f(x), do: x`). */
+const ONE_LINE_BODY = new RegExp(String.raw`${KEYWORD_START}do:`);
 const MODULE = /^\s*(?<kw>defmodule|defprotocol|defimpl)\s+(?<name>[A-Z][\w.]*)/;
 const FUNCTION = /^\s*(?<kw>defp?|defmacrop?|defguardp?|defdelegate|defnp?)\s+(?<name>[a-z_][\w]*[?!]?)/;
 
@@ -53,7 +57,7 @@ export function extractElixir(src: Source): Def[] {
       if (header.groups!.kw === 'defdelegate') settle(k);
     }
     // a one-line body, on the header's line or after its arguments
-    if (pending !== undefined && /(?<![\w.:@?!])do:/.test(line)) settle(k);
+    if (pending !== undefined && ONE_LINE_BODY.test(line)) settle(k);
     for (const m of line.matchAll(TOKENS)) {
       if (m[1] === 'end') {
         const block = stack.pop();
