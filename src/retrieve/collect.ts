@@ -29,12 +29,19 @@ export function createLineMatcher(query: QueryTerms): LineMatcher {
   const pairs = query.keywords.some(isPairTerm);
   const literals = query.literals.filter((l) => l !== '').map((l) => ({ literal: l, lower: l.toLowerCase() }));
   const symbols = query.symbols.map((symbol) => ({ symbol, plain: PLAIN_IDENTIFIER.test(symbol) }));
+  // Plain loops, not `filter`/`map` chains: this runs for every identifier a scan prints, and V8
+  // (Node 20) could fall into a deoptimization loop on the chains' arrays, hundreds of bailouts
+  // in one run.
   return (text) => {
     const keywords = new Map<string, number>();
     for (const token of pairs ? termsWithPairs(text) : tokenize(text)) if (wanted.has(token)) keywords.set(token, (keywords.get(token) ?? 0) + 1);
-    const lower = literals.length > 0 ? text.toLowerCase() : '';
-    const foundLiterals = literals.filter((l) => lower.includes(l.lower)).map((l) => l.literal);
-    const foundSymbols = symbols.length > 0 ? symbols.filter((s) => hasSymbol(text, s.symbol, s.plain)).map((s) => s.symbol) : [];
+    const foundLiterals: string[] = [];
+    if (literals.length > 0) {
+      const lower = text.toLowerCase();
+      for (const l of literals) if (lower.includes(l.lower)) foundLiterals.push(l.literal);
+    }
+    const foundSymbols: string[] = [];
+    for (const s of symbols) if (hasSymbol(text, s.symbol, s.plain)) foundSymbols.push(s.symbol);
     if (keywords.size === 0 && foundLiterals.length === 0 && foundSymbols.length === 0) return undefined;
     return { keywords, literals: foundLiterals, symbols: foundSymbols };
   };
