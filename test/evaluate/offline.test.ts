@@ -187,6 +187,20 @@ describe('offline evaluator', () => {
     expect(top([...candidates.map((c) => c.path), ...others, 'src/decNumber/ICU-license.html'])).toBe(own.path);
   });
 
+  it('ranks the maintenance scripts (a small top-level scripts/ or tools/) below the project\'s code, on the same words', () => {
+    const lines = ['def integration_spans(client, transaction):', '    # start a span for every integration call', '    return client.start_span(transaction)', ''];
+    const own = candidate('sentry_sdk/integrations/spans.py', lines);
+    const script = candidate('scripts/integration_spans.py', lines);
+    const task = 'integration spans are not started for every call of the client';
+    const plan = planQuery(task);
+    const candidates = [script, own];
+    const top = (files: string[]) => scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files }).sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1))[0]!.path;
+    const code = (n: number, dir: string) => Array.from({ length: n }, (_, i) => `${dir}/f${i}.py`);
+    // the same words: the script's name holds two of them, and puts it first when it is no script (its directory holds much of the repository)
+    expect(top([...candidates.map((c) => c.path), ...code(2, 'scripts'), ...code(4, 'sentry_sdk')])).toBe(script.path);
+    expect(top([...candidates.map((c) => c.path), ...code(2, 'scripts'), ...code(40, 'sentry_sdk')])).toBe(own.path);
+  });
+
   it('ranks the issue form a task was filed through below any code, and never packs it', () => {
     // the form's prompts are the task's headings: every word of the scaffolding matches it
     const form = candidate('.github/ISSUE_TEMPLATE/bug_report.md', [

@@ -62,6 +62,8 @@ export interface FeatureContext {
   mentionCounts: Map<string, number>;
   /** Whether a path lies in bundled third-party code (`bundled.ts`); none: no file does. */
   bundled?: (path: string) => boolean;
+  /** Whether a path lies under the repository's maintenance scripts (`maintenance.ts`): such code ranks as tooling. */
+  maintenance?: (path: string) => boolean;
   /** The title's scope (`titleScope`); none or empty: the title names no place. */
   scope?: readonly string[][];
 }
@@ -126,7 +128,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
   }
 
   return {
-    kind: kindOf(candidate),
+    kind: kindOf(candidate, ctx.maintenance),
     lexical,
     coverage: totalMass > 0 ? matchedMass / totalMass : 0,
     defines,
@@ -149,10 +151,11 @@ function pairIdf(term: string, stats: SearchStats): number {
   return Math.min(idfOf(term, stats), ...term.split(' ').map((word) => idfOf(word, stats)));
 }
 
-/** The file's kind by its path, or generated when its first lines say so (source by its path only). */
-function kindOf(candidate: Candidate): FileKind {
+/** The file's kind by its path, or generated when its first lines say so, or tooling among the maintenance scripts (source by its path only). */
+function kindOf(candidate: Candidate, maintenance?: (path: string) => boolean): FileKind {
   const kind = fileKindOf(candidate.path);
-  return candidate.generated && (kind === 'code' || kind === 'declaration') ? 'generated' : kind;
+  if (candidate.generated && (kind === 'code' || kind === 'declaration')) return 'generated';
+  return kind === 'code' && maintenance?.(candidate.path) ? 'tooling' : kind;
 }
 
 /** Query symbols the file defines: from parsed facts, and from its hit lines. */

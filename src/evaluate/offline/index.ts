@@ -6,6 +6,7 @@ import { ANCHOR, calibrate, combineFeatures, definitionStrength } from './combin
 import { computeFeatures, idfOf, type Features } from './features.js';
 import { findCopies } from './copies.js';
 import { bundledCodeOf } from './bundled.js';
+import { maintenanceScriptsOf } from './maintenance.js';
 import { CLUSTER, nearStrongFiles } from './cluster.js';
 import { findMissing } from './gaps.js';
 import { findDelegatedSymbols } from './delegates.js';
@@ -70,7 +71,7 @@ export function rawScores(input: EvalInput): RawScores {
   const { plan, query, stats, facts, candidates } = input;
   const literalCounts = countBy(candidates, (c) => c.literals);
   const mentionCounts = countBy(candidates, (c) => c.mentions);
-  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts, bundled: bundledCodeOf(input.files), scope: titleScope(input.task) };
+  const ctx = { plan, query, stats, facts, literalCounts, mentionCounts, bundled: bundledCodeOf(input.files), maintenance: maintenanceScriptsOf(input.files), scope: titleScope(input.task) };
   const planSymbols = new Set(plan.symbols);
   const features = candidates.map((c) => computeFeatures(c, ctx));
   const symbolWeight = (symbol: string): number => {
