@@ -323,4 +323,16 @@ describe('calibrate', () => {
     expect(third!).toBeLessThan(0.7);
     expect(calibrate([10, 9.5, 9], [words(0.3), words(0.3), words(0.9)])[0]).toBeLessThan(0.7);
   });
+
+  it('takes the definition of a code-like name as proof only when few candidates define it', async () => {
+    const { calibrate } = await import('../../src/evaluate/offline/combine.js');
+    const defining = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: ['jQuery'], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false, scope: 0 });
+    const plain: Features = { ...defining(0.1), defines: [] };
+    // one definer among words: sure
+    expect(calibrate([10, 5, 4, 3], [defining(0.1), plain, plain, plain])[0]).toBeGreaterThanOrEqual(0.9);
+    // every module extends jQuery: a definer first proves no more than a file sharing a tenth of
+    // the task's words (0.5 + 0.9 × 0.1), and nothing is packed
+    const all = calibrate([10, 5, 4, 3], [defining(0.1), defining(0.1), defining(0.1), defining(0.1)]);
+    expect(Math.max(...all)).toBeLessThan(0.7);
+  });
 });

@@ -58,18 +58,25 @@ export function isAnchored(f: Features): boolean {
  * common to unrelated tasks too: measured on tasks run against another project's repository,
  * a quarter of them had such a file on top.
  */
-function isProof(f: Features): boolean {
-  return f.mention > 0 || f.literal > 0 || f.defines.some(isCodeLike);
+function isProof(f: Features, definers: ReadonlyMap<string, number>): boolean {
+  return f.mention > 0 || f.literal > 0 || f.defines.some((s) => isCodeLike(s) && (definers.get(s) ?? 1) <= MAX_PROVING_DEFINERS);
 }
+
+/**
+ * Candidates that may define a name before its definition proves nothing of any one of them:
+ * jQuery's modules each extend `jQuery` (`jQuery.extend({…})`), an interface's implementations
+ * each define its method.
+ */
+const MAX_PROVING_DEFINERS = 3;
 
 /**
  * How sure the best file is needed. Proof: sure. A plain-word definition: half-way between
  * proof and words (as common on unrelated tasks as on real ones). Words only: by the share of
  * the task they cover, so a prose task that shares a few words with the code packs nothing.
  */
-function confidenceIn(best: Features): number {
+function confidenceIn(best: Features, definers: ReadonlyMap<string, number>): number {
   if (KIND_FACTOR[best.kind] < 0.45) return Math.min(0.9, 0.35 + 0.9 * best.coverage);
-  if (isProof(best)) return 0.95;
+  if (isProof(best, definers)) return 0.95;
   return Math.min(0.9, (isAnchored(best) ? 0.5 : 0.35) + 0.9 * best.coverage);
 }
 
@@ -94,7 +101,9 @@ export function calibrate(raws: number[], features: Features[]): number[] {
   // How sure the head of the ranking is: the surer of its first two files, not the first alone
   // (a demoted barrel or a re-ranked neighbour put a file of less coverage first, and a task whose
   // head was as sure as before packed nothing). The first three packed more on unrelated tasks too.
-  const confidence = Math.max(...order.slice(0, HEAD).map((i) => confidenceIn(features[i]!)));
+  const definers = new Map<string, number>();
+  for (const f of features) for (const symbol of f.defines) definers.set(symbol, (definers.get(symbol) ?? 0) + 1);
+  const confidence = Math.max(...order.slice(0, HEAD).map((i) => confidenceIn(features[i]!, definers)));
   const rankOf = new Array<number>(raws.length);
   order.forEach((i, rank) => (rankOf[i] = rank));
   return raws.map((raw, i) => {
