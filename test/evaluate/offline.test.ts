@@ -173,6 +173,24 @@ describe('offline evaluator', () => {
     }
   });
 
+  it('ranks the class a named factory only builds above the factory, and not when it builds an error or one of several classes', () => {
+    // twitter/util's `Reader.fromFuture` is a one-line factory: the behaviour lives in `FutureReader`
+    const task = 'Fix bug in `Reader.fromFuture`: duplicate calls to read race against the internal state of the reader';
+    const factory = (body: string) =>
+      candidate('util-core/src/main/scala/com/twitter/io/Reader.scala', ['  /** A reader of the future value, read once. */', `  def fromFuture[A](fa: Future[A]): Reader[A] = ${body}`, '  def read(): Future[Option[A]]', '  // duplicate read calls']);
+    const built = candidate('util-core/src/main/scala/com/twitter/io/FutureReader.scala', ['private[io] final class FutureReader[A](fa: Future[A]) extends Reader[A] {', '  def read(): Future[Option[A]] = state match {', '    case Idle => fa.map(Some(_))', '  }']);
+    const other = candidate('util-core/src/main/scala/com/twitter/io/Pipe.scala', ['final class Pipe[A] extends Reader[A] {', '  def read(): Future[Option[A]] = ???', '}']);
+    const topOf = (body: string, ...more: Candidate[]) => rank(task, [factory(body), built, other, ...more])[0]!.path;
+    expect(topOf('new FutureReader(fa)')).toBe(built.path);
+    // Kotlin, Scala 3 and Python build without `new`; Ruby with `.new`
+    expect(topOf('FutureReader(fa)')).toBe(built.path);
+    expect(topOf('FutureReader.new(fa)')).toBe(built.path);
+    // an error thrown, or a choice between two classes, hands the task to no one
+    const error = candidate('util-core/src/main/scala/com/twitter/io/FutureReaderException.scala', ['class FutureReaderException extends Exception']);
+    expect(topOf('throw new FutureReaderException()', error)).toBe(factory('').path);
+    expect(topOf('if (fa.isDefined) new FutureReader(fa) else new Pipe()')).toBe(factory('').path);
+  });
+
   it('ranks code bundled from another project (its own licence, no manifest) below the project\'s own, on the same words', () => {
     const lines = ['static int decNumberToString(decNumber *dn, char *string) {', '  /* format the number as a string */', '  return decToString(dn, string);', '}'];
     const own = candidate('src/jv_dtoa.c', lines);

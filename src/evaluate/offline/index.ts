@@ -9,7 +9,7 @@ import { bundledCodeOf } from './bundled.js';
 import { maintenanceScriptsOf } from './maintenance.js';
 import { CLUSTER, nearStrongFiles } from './cluster.js';
 import { findMissing } from './gaps.js';
-import { findDelegatedSymbols } from './delegates.js';
+import { findConstructedSymbols, findDelegatedSymbols } from './delegates.js';
 import { describeEvidence, pickEvidenceLines } from './reason.js';
 import { own } from '../../core/records.js';
 import { titleScope } from './scope.js';
@@ -83,9 +83,12 @@ export function rawScores(input: EvalInput): RawScores {
   };
   // a facade's definition that hands the call on to another candidate counts there, not here
   const delegated = findDelegatedSymbols(candidates, features.map((f) => f.defines), facts);
+  // a factory's definition that only builds another candidate's class counts there
+  const constructed = findConstructedSymbols(candidates, features.map((f) => f.defines), facts);
   const definitions = features.map((f, i) => {
-    const handed = delegated.get(i);
-    return definitionStrength(handed ? { ...f, defines: f.defines.filter((s) => !handed.has(s)) } : f, symbolWeight);
+    const handed = new Set([...(delegated.get(i) ?? []), ...(constructed.handed.get(i) ?? [])]);
+    const gained = [...(constructed.gained.get(i) ?? [])].filter((s) => !f.defines.includes(s));
+    return definitionStrength(handed.size > 0 || gained.length > 0 ? { ...f, defines: [...f.defines.filter((s) => !handed.has(s)), ...gained] } : f, symbolWeight);
   });
   const raws = features.map((f, i) => combineFeatures(f, definitions[i]!));
   const copies = new Set(findCopies(candidates, plan.keywords));
