@@ -33,10 +33,11 @@ function statsFor(candidates: Candidate[], totalFiles = 200): SearchStats {
   return { totalFiles, avgSize, docFreq, skipped: {} };
 }
 
-function rank(task: string, candidates: Candidate[], previous?: Score[]) {
+/** The candidates scored for the task, best first; `files` is the repository's listing (by default the candidates alone). */
+function rank(task: string, candidates: Candidate[], { previous, files = candidates.map((c) => c.path) }: { previous?: Score[]; files?: string[] } = {}) {
   const plan = planQuery(task);
   for (const c of candidates) c.symbols = plan.symbols.filter((s) => c.hits.some((h) => h.text.includes(s)));
-  const scores = scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files: candidates.map((c) => c.path), ...(previous ? { previous } : {}) });
+  const scores = scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files, ...(previous ? { previous } : {}) });
   return scores.sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1));
 }
 
@@ -196,9 +197,8 @@ describe('offline evaluator', () => {
     const own = candidate('src/jv_dtoa.c', lines);
     const bundled = candidate('src/decNumber/decNumber.c', lines);
     const task = 'printing a large number as a string loses digits';
-    const plan = planQuery(task);
     const candidates = [bundled, own];
-    const top = (files: string[]) => scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files }).sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1))[0]!.path;
+    const top = (files: string[]) => rank(task, candidates, { files })[0]!.path;
     const others = Array.from({ length: 20 }, (_, i) => `src/f${i}.c`);
     // the same words and length: without the licence, the directory's name (`number`) puts the bundled copy first
     expect(top([...candidates.map((c) => c.path), ...others])).toBe(bundled.path);
@@ -210,9 +210,8 @@ describe('offline evaluator', () => {
     const own = candidate('sentry_sdk/integrations/spans.py', lines);
     const script = candidate('scripts/integration_spans.py', lines);
     const task = 'integration spans are not started for every call of the client';
-    const plan = planQuery(task);
     const candidates = [script, own];
-    const top = (files: string[]) => scoreOffline({ task, plan, query: plan, candidates, facts: new Map(), stats: statsFor(candidates), files }).sort((a, b) => b.relevance - a.relevance || (a.path < b.path ? -1 : 1))[0]!.path;
+    const top = (files: string[]) => rank(task, candidates, { files })[0]!.path;
     const code = (n: number, dir: string) => Array.from({ length: n }, (_, i) => `${dir}/f${i}.py`);
     // the same words: the script's name holds two of them, and puts it first when it is no script (its directory holds much of the repository)
     expect(top([...candidates.map((c) => c.path), ...code(2, 'scripts'), ...code(4, 'sentry_sdk')])).toBe(script.path);
@@ -299,7 +298,7 @@ describe('offline evaluator in later cycles', () => {
     // The first cycle has nothing to go on: the tie goes by path.
     expect(first[0]!.path).toBe('lib/legacy/retry.js');
     const previous = [verdict('src/auth/token.js', 0.9), verdict('src/auth/cookies.js', 0.8), verdict('lib/legacy/retry.js', 0.6)];
-    const later = rank(task, make(), previous);
+    const later = rank(task, make(), { previous });
     expect(later[0]!.path).toBe('src/auth/session.js');
     expect(later[0]!.relevance).toBeGreaterThan(later.find((s) => s.path === 'lib/legacy/retry.js')!.relevance);
   });

@@ -142,8 +142,7 @@ function startsDefinition(text: string, symbol: string): boolean {
 
 /** Whether a receiver names the file: one of receiver and file name holds the other (`eventSource` and `RealEventSource.kt`). */
 function namesFile(receiver: string, path: string): boolean {
-  const base = basenameOf(path);
-  const stem = wholeTerm(base.includes('.') ? base.slice(0, base.indexOf('.')) : base);
+  const stem = fileStem(path);
   const name = wholeTerm(receiver);
   if (Math.min(stem.length, name.length) < MIN_NAME) return false;
   return stem.includes(name) || name.includes(stem);

@@ -11,7 +11,7 @@
 const MAINTENANCE_DIR = /^(?:scripts?|tools?|hack|ci|build[-_]?(?:tools|scripts)|dev[-_]?(?:tools|scripts))$/i;
 
 /** The largest share of the listing such a directory may hold and still be scripts. */
-export const MAX_SHARE = 0.1;
+const MAX_SHARE = 0.1;
 
 const known = new WeakMap<readonly string[], (path: string) => boolean>();
 
