@@ -59,3 +59,51 @@ export async function runNodeMeasured(script: string, args: readonly string[], o
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export interface ResidentRun {
+  ms: number;
+  files: number;
+  /** The process's peak RSS so far, in MB. */
+  rssMb: number;
+}
+
+export interface Resident {
+  /** One retrieval with an empty cache in `cache`, timed inside the process. */
+  run(request: { root: string; task: string; cache: string }): Promise<ResidentRun>;
+  close(): Promise<void>;
+}
+
+const RESIDENT = fileURLToPath(new URL('./resident.mjs', import.meta.url));
+
+/** Starts the long-lived library process of `resident.mjs` (requests answered one at a time, in order). */
+export function startResident(options: RunOptions): Resident {
+  const child = spawn(process.execPath, [RESIDENT], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting: Array<{ resolve: (run: ResidentRun) => void; reject: (error: Error) => void }> = [];
+  let buffered = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+      const answer = JSON.parse(buffered.slice(0, nl)) as ResidentRun & { error?: string };
+      buffered = buffered.slice(nl + 1);
+      const next = waiting.shift();
+      if (answer.error !== undefined) next?.reject(new Error(`resident run failed: ${answer.error}`));
+      else next?.resolve(answer);
+    }
+  });
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  void exited.then(() => {
+    for (const w of waiting.splice(0)) w.reject(new Error('the resident process exited'));
+  });
+  return {
+    run(request) {
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        child.stdin.write(`${JSON.stringify(request)}\n`);
+      });
+    },
+    async close() {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}

@@ -5,8 +5,12 @@ export interface TaskRun {
   rgMs: number;
   coldMs: number;
   warmMs: number;
+  /** Empty cache, in the long-lived process (`resident.mjs`). */
+  residentMs: number;
   coldRssMb: number;
   warmRssMb: number;
+  /** The long-lived process's peak so far. */
+  residentRssMb: number;
 }
 
 export interface SizeReport {
@@ -17,12 +21,17 @@ export interface SizeReport {
   rgMs: number;
   coldMs: number;
   warmMs: number;
+  residentMs: number;
   /** Medians of the per-task ratios. */
   coldRatio: number;
   warmRatio: number;
+  residentRatio: number;
   coldP95Ms: number;
   warmP95Ms: number;
+  residentP95Ms: number;
+  /** Of the command-line runs. */
   peakRssMb: number;
+  residentPeakRssMb: number;
   runs: TaskRun[];
 }
 
@@ -66,10 +75,13 @@ export function fitLine(points: ReadonlyArray<readonly [number, number]>): Line 
 const s = (ms: number): string => (ms / 1000).toFixed(2);
 const x = (ratio: number): string => `${ratio.toFixed(1)}×`;
 
-export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg' | 'cold' | 'warm', Line>): string {
+export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg' | 'cold' | 'warm' | 'resident', Line>): string {
   const rows = reports.map(
     (r) =>
       `| ${r.files.toLocaleString('en-US')} | ${(r.bytes / 1e6).toFixed(0)} | ${r.tasks} | ${s(r.rgMs)} | ${s(r.coldMs)} | ${s(r.warmMs)} | ${x(r.coldRatio)} | ${x(r.warmRatio)} | ${s(r.coldP95Ms)} | ${Math.round(r.peakRssMb)} |`,
+  );
+  const residentRows = reports.map(
+    (r) => `| ${r.files.toLocaleString('en-US')} | ${s(r.rgMs)} | ${s(r.residentMs)} | ${x(r.residentRatio)} | ${s(r.residentP95Ms)} | ${Math.round(r.residentPeakRssMb)} |`,
   );
   const slope = (name: string, line: Line): string => `${name} ${line.msPer1kFiles.toFixed(0)} ms per 1,000 files (intercept ${s(line.interceptMs)} s, R² ${line.r2.toFixed(3)})`;
   return [
@@ -78,9 +90,15 @@ export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg'
     ...rows,
     '',
     reports.length >= 2
-      ? `Slopes (least squares over the sizes): ${slope('rg', slopes.rg)}; ${slope('cold', slopes.cold)}; ${slope('warm', slopes.warm)}.`
+      ? `Slopes (least squares over the sizes): ${slope('rg', slopes.rg)}; ${slope('cold', slopes.cold)}; ${slope('warm', slopes.warm)}; ${slope('resident', slopes.resident)}.`
       : 'Slopes need two sizes or more (`--sizes 1000,10000`).',
     'Times are medians over the tasks; ratios are medians of the per-task ratios; peak RSS is the largest over cold and warm runs.',
+    '',
+    'Empty cache in a long-lived process (the library, as the MCP server calls it; one warm-up call first):',
+    '',
+    '| files | rg s | resident s | resident / rg | resident P95 s | peak RSS MB |',
+    '|---:|---:|---:|---:|---:|---:|',
+    ...residentRows,
     '',
   ].join('\n');
 }
