@@ -50,7 +50,11 @@ const PIECE = /\p{Lu}+\p{N}*(?![\p{Ll}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{M}]+\p{N}*
 const ASCII_PIECE = /[A-Z]+[0-9]*(?![a-z])|[A-Z]?[a-z]+[0-9]*|[0-9]+/g;
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** Light stemming (-ies, -es, -s, -ing, -ed, final -e); applied to both sides, so collisions are harmless. */
+/**
+ * Light stemming (-ies, -es, -s, -ing, -ed, final -e); applied to both sides, so collisions are
+ * harmless. -ing and -ed go only where a vowel (or y) stays, as in Porter's stemmer: `string` is
+ * no `str`, whose search prefix had rg print every `struct`, `stream` and `strict` to no end.
+ */
 export function stem(word: string): string {
   let w = word;
   if (w.length <= 3) return w;
@@ -58,10 +62,10 @@ export function stem(word: string): string {
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (/(?:[sxz]|ch|sh)es$/.test(w) && w.length > 4) w = w.slice(0, -2);
   else if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (w.endsWith('ing') && w.length > 5) {
+  if (w.endsWith('ing') && w.length > 5 && /[aeiouy]/.test(w.slice(0, -3))) {
     w = w.slice(0, -3);
     if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
-  } else if (w.endsWith('ed') && w.length > 4) {
+  } else if (w.endsWith('ed') && w.length > 4 && /[aeiouy]/.test(w.slice(0, -2))) {
     w = w.slice(0, -2);
     if (/([b-df-hj-np-tv-z])\1$/.test(w) && !/(?:ll|ss|zz)$/.test(w)) w = w.slice(0, -1);
   }

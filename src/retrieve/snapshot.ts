@@ -8,8 +8,8 @@ import { statSync } from 'node:fs';
 import { sep } from 'node:path';
 import { isSettledAt } from '../core/settle.js';
 
-/** Bump when what a scan records changes, so older indexes are dropped. */
-export const SNAPSHOT_FORMAT = 3;
+/** Bump when what a scan records changes, so older indexes are dropped (4: the stemmer keeps `string`). */
+export const SNAPSHOT_FORMAT = 4;
 
 /** One term's postings: the files (indexes into `files`, ascending) holding it, with their counts for keywords. */
 export interface StoredTerm {

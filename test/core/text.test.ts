@@ -19,6 +19,16 @@ describe('tokenize', () => {
     expect(stem('class')).toBe('class');
   });
 
+  it('keeps -ing and -ed where no vowel would be left (string is not str)', () => {
+    expect(stem('string')).toBe('string');
+    expect(stem('strings')).toBe('string');
+    expect(stem('spring')).toBe('spring');
+    expect(stem('shred')).toBe('shred');
+    // y counts as a vowel there: trying is try
+    expect(stem('trying')).toBe(stem('try'));
+    expect(stem('styling')).toBe(stem('styled'));
+  });
+
   it('cuts ASCII as the Unicode pattern does, and other scripts by that pattern', () => {
     const unicodeCut = (identifier: string): string[] =>
       identifier
