@@ -85,6 +85,8 @@ export function planQuery(task: string): Query {
     } else {
       const word = id.toLowerCase();
       if (word.length < 3 || STOPWORDS.has(word)) continue;
+      // a language keyword only in code examples (`const x = …`) is their syntax, not the task's topic
+      if (KEYWORDS.has(id) && !outsideExamples.has(id)) continue;
       add(stem(word), WEIGHT.prose * inTitle);
     }
   }

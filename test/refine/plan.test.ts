@@ -70,6 +70,17 @@ describe('planQuery', () => {
     expect(q.weights['render']).toBeGreaterThan(2 * q.weights['layout']!);
   });
 
+  it('drops the language keywords of an example block, and keeps them in prose', () => {
+    const task = ['The default export breaks the server', '```js', "const http = require('http');", 'export default function serve() { return http.createServer(); }', '```'].join('\n');
+    const q = planQuery(task);
+    expect(q.keywords).not.toContain('const');
+    expect(q.keywords).not.toContain('return');
+    expect(q.keywords).not.toContain('function');
+    // `default` is in the prose too, and `http` is no keyword
+    expect(q.keywords).toContain('default');
+    expect(q.keywords).toContain('http');
+  });
+
   it('weights names seen only in an example block below the same names in prose or in a trace', () => {
     const example = ['`parseSchema` fails on nested CTEs:', '```sql', 'SELECT my_id FROM my_table', '```'].join('\n');
     const q = planQuery(example);
