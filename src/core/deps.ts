@@ -228,6 +228,8 @@ export interface Deps {
   tokenizer: Tokenizer;
   clock: Clock;
   logger: Logger;
+  /** Reads which files a commit the task names changed; none: such commits are not looked up. */
+  history?: HistoryReader;
 }
 
 /** How lately and how often each file changed in a repository's recent history. */
@@ -245,4 +247,9 @@ export interface HistoryReader {
    * to read (not a repository, git missing, git failed): never thrown, since history is a hint.
    */
   read(root: string, depth: number, signal?: AbortSignal): Promise<FileHistory | undefined>;
+  /**
+   * The files under `root` one commit changed (root-relative POSIX paths), the commit given by a
+   * hash or its prefix. Undefined when it names no commit there (or git fails): never thrown.
+   */
+  changedBy(root: string, commit: string, signal?: AbortSignal): Promise<string[] | undefined>;
 }

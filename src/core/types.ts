@@ -29,7 +29,7 @@ export interface Query {
 }
 
 /** How a candidate came to be found. */
-export type CandidateSource = 'content' | 'path' | 'mention' | 'symbol' | 'import' | 'neighbour';
+export type CandidateSource = 'content' | 'path' | 'mention' | 'symbol' | 'import' | 'neighbour' | 'commit';
 
 /** A matched line of a file. */
 export interface Hit {
@@ -61,6 +61,8 @@ export interface Candidate {
   sources: CandidateSource[];
   /** Its first lines say a tool generated it (`Code generated … DO NOT EDIT`, `@generated`, flex): ranked as generated code. */
   generated?: boolean;
+  /** Commits the task names (by hash) that changed this file, each with the number of files it changed. */
+  commits?: Array<{ hash: string; files: number }>;
 }
 
 /** Repository-wide numbers from a dispatch, for term weighting. */

@@ -53,6 +53,20 @@ export function createGitHistory(options: GitHistoryOptions = {}): HistoryReader
         return undefined;
       }
     },
+    async changedBy(root, commit, signal) {
+      // a hash or its prefix only: nothing else reaches git's command line as a revision
+      if (!/^[0-9a-f]{4,40}$/.test(commit)) return undefined;
+      const args = [...SAFE_CONFIG, 'log', '-n', '1', '--no-walk', '--no-merges', '--no-renames', '--no-show-signature', '--no-textconv', '--no-ext-diff', '--relative', '--name-only', '--format=%x1e', `${commit}^{commit}`, '--', '.'];
+      try {
+        const output = await runGit(args, root, options, signal);
+        const block = output.split(COMMIT)[1];
+        if (block === undefined) return undefined;
+        return block.split('\n').map((line) => line.trim()).filter((path) => path !== '' && !path.startsWith('"'));
+      } catch (error) {
+        logger.debug(`history: ${commit} names no commit in ${root} (${describe(error)})`);
+        return undefined;
+      }
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { planWithModelRoles } from './model-plan.js';
 import { refineWithModelRoles } from './model-refine.js';
 import { createRetriever } from './retriever.js';
 import { mergeCandidates, poolList } from './pool.js';
+import { addCommitFiles, lookUpNamedCommits } from './named-commits.js';
 import { findDeepCandidates } from './deep.js';
 import { evaluateCached } from './score-cache.js';
 import { runScouts } from './scouts.js';
@@ -91,6 +92,8 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
   ctx.startTokenizer?.();
   const listing = deps.searcher.listFiles(scope, signal);
   listing.catch(() => undefined); // awaited (and its failure reported) after the first dispatch
+  // the commits the task names, looked up alongside the first dispatch (never a failure: a hint)
+  const namedCommits = lookUpNamedCommits(taskToPlan(task), options.root, deps.history, signal).catch(() => []);
 
   // `query` is what the evaluator scores against and refine builds on; `search` is what the next
   // dispatch runs: the same, widened by the LLM refiner's suggestions when there are any.
@@ -153,7 +156,8 @@ export async function runCycles(ctx: LoopContext): Promise<Finished> {
       if (model) await ctx.tokenizerReady;
     }
     stats = dispatched.stats;
-    const added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
+    let added = mergeCandidates(pool, dispatched.candidates.filter((c) => !excluded.has(c.path) || c.sources.includes('import') || c.sources.includes('symbol')));
+    if (cycle === 1) added += await addCommitFiles(pool, await namedCommits, new Set(files), options.root);
     emit({ type: 'dispatch', cycle, candidates: pool.size, ms: deps.clock.now() - started });
 
     const previous = scores;

@@ -28,6 +28,7 @@ export function mergeCandidates(pool: Map<string, Candidate>, found: Candidate[]
       hits: mergeHits(old.hits, candidate.hits),
       sources: union(old.sources, candidate.sources),
       ...(old.generated || candidate.generated ? { generated: true } : {}),
+      ...(old.commits ?? candidate.commits ? { commits: old.commits ?? candidate.commits } : {}),
     });
   }
   return added;

@@ -10,6 +10,7 @@ import { createOfflineEvaluator } from '../evaluate/offline/index.js';
 import { createFactsReader } from '../facts/reader.js';
 import { loadTokenizer } from '../pack/lazy-tokens.js';
 import { createSearcher } from '../retrieve/dispatch.js';
+import { createGitHistory } from '../history/git.js';
 import type { Roles } from '../roles/agents.js';
 import { resolveRunOptions } from './config.js';
 import { runLoop, type LoopContext } from './loop.js';
@@ -96,6 +97,7 @@ export function createRetriever(config: RetrieveOptions = {}, overrides: Partial
       tokenizer: tokens.tokenizer,
       clock: overrides.clock ?? { now: () => performance.now() },
       logger,
+      history: overrides.history ?? createGitHistory({ logger, env }),
     };
     const model = choice.model && loaded && (await import('./model-roles.js')).createModelRoles({ chat: choice.model, roles: loaded, options: resolved, facts: deps.facts, cache, tokenizer: deps.tokenizer, logger, signal: merged.signal });
     return {

@@ -40,7 +40,7 @@ function derivedOf(list: FileList): { paths: Set<string>; tokens: string[][] } {
   return derived;
 }
 
-const SOURCE_ORDER: readonly CandidateSource[] = ['content', 'path', 'mention', 'symbol', 'import', 'neighbour'];
+const SOURCE_ORDER: readonly CandidateSource[] = ['content', 'path', 'mention', 'symbol', 'import', 'neighbour', 'commit'];
 /** BM25's k1: how fast repeated occurrences stop adding evidence. */
 const SATURATION = 1.2;
 

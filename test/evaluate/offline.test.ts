@@ -331,7 +331,7 @@ describe('offline evaluator on hostile words', () => {
 describe('calibrate', () => {
   it('is as sure as the surer of the first two files: a file of less coverage put first (a demoted barrel, a re-ranked neighbour) no longer leaves a sure head unpacked', async () => {
     const { calibrate } = await import('../../src/evaluate/offline/combine.js');
-    const words = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: [], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false, scope: 0 });
+    const words = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: [], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false, scope: 0, commit: 0 });
     // raw scores put the 0.3-coverage file first; the 0.5-coverage one is a close second
     const [first, second, third] = calibrate([10, 9.5, 1], [words(0.3), words(0.5), words(0.9)]);
     expect(first).toBeGreaterThanOrEqual(0.7); // 0.35 + 0.9 × 0.5 = 0.8, not 0.35 + 0.9 × 0.3 = 0.62
@@ -343,7 +343,7 @@ describe('calibrate', () => {
 
   it('takes the definition of a code-like name as proof only when few candidates define it', async () => {
     const { calibrate } = await import('../../src/evaluate/offline/combine.js');
-    const defining = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: ['jQuery'], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false, scope: 0 });
+    const defining = (coverage: number): Features => ({ kind: 'code', lexical: 1, coverage, defines: ['jQuery'], mention: 0, literal: 0, matched: [], definitionLines: [], barrel: false, bundled: false, scope: 0, commit: 0 });
     const plain: Features = { ...defining(0.1), defines: [] };
     // one definer among words: sure
     expect(calibrate([10, 5, 4, 3], [defining(0.1), plain, plain, plain])[0]).toBeGreaterThanOrEqual(0.9);

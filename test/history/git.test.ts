@@ -59,3 +59,33 @@ describe('git history', () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe('files a commit changed', () => {
+  const commit = (root: string, files: Record<string, string>, message: string): string => {
+    for (const [path, text] of Object.entries(files)) {
+      execFileSync('mkdir', ['-p', join(root, path, '..')]);
+      writeFileSync(join(root, path), text);
+    }
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', message);
+    return git(root, 'rev-parse', 'HEAD');
+  };
+
+  it('lists them by hash or prefix, relative to a root inside the repository, and nothing for what is no commit', async () => {
+    const r = repo({});
+    commit(r.root, { 'src/a.ts': 'a\n', 'src/b.ts': 'b\n', 'docs/x.md': 'x\n' }, 'first');
+    const second = commit(r.root, { 'src/b.ts': 'b2\n', 'docs/x.md': 'x2\n' }, 'second');
+    commit(r.root, { 'src/a.ts': 'a3\n' }, 'third');
+    const history = createGitHistory();
+    expect(await history.changedBy(r.root, second.slice(0, 7))).toEqual(['docs/x.md', 'src/b.ts']);
+    expect(await history.changedBy(r.root, second)).toEqual(['docs/x.md', 'src/b.ts']);
+    // a root inside the repository: its own files, relative to it
+    expect(await history.changedBy(join(r.root, 'src'), second)).toEqual(['b.ts']);
+    // a blob's hash, a hash of nothing here, an option, a repository-less folder
+    const blob = git(r.root, 'rev-parse', 'HEAD:src/a.ts');
+    expect(await history.changedBy(r.root, blob)).toBeUndefined();
+    expect(await history.changedBy(r.root, 'ffffffffff')).toBeUndefined();
+    expect(await history.changedBy(r.root, '--output=x')).toBeUndefined();
+    expect(await history.changedBy(repo({ 'a.ts': '' }, { git: false }).root, second)).toBeUndefined();
+  });
+});

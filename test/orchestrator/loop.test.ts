@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -329,3 +330,35 @@ function revoked(): object {
   revoke();
   return proxy;
 }
+
+describe('retrieve: a commit the task names', () => {
+  const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8' }).trim();
+
+  it('ranks a file that commit changed above one that only shares more of the words', async () => {
+    const repo = makeRepo({
+      'src/server.ts': 'export function serve() {\n  // handler support: the handler runs each request\n  return handler(handler);\n}\n',
+      'src/client.ts': 'export function connect() {\n  return handler;\n}\n',
+      'src/other.ts': 'export const other = 1;\n',
+    });
+    try {
+      git(repo.root, 'add', '-A');
+      git(repo.root, 'commit', '-q', '-m', 'first');
+      writeFileSync(join(repo.root, 'src/client.ts'), 'export function connect() {\n  return undefined;\n}\n');
+      git(repo.root, 'commit', '-q', '-am', 'drop the handler from the client');
+      const hash = git(repo.root, 'rev-parse', '--short=9', 'HEAD');
+      const ranked = async (task: string): Promise<Array<{ path: string; reason: string }>> => {
+        const result = await retrieve(task, { root: repo.root, cache: false });
+        return [...result.files, ...result.candidates].map((f) => ({ path: f.path, reason: f.reason }));
+      };
+      // without the hash the words decide
+      expect((await ranked('Restore handler support'))[0]?.path).toBe('src/server.ts');
+      const named = await ranked(`Restore handler support\n\n${hash} was a bit aggressive.`);
+      expect(named[0]?.path).toBe('src/client.ts');
+      expect(named[0]?.reason).toContain(`changed by ${hash}, which the task names`);
+      // a hash of no commit here changes nothing
+      expect((await ranked('Restore handler support\n\nabcdef1234 was a bit aggressive.'))[0]?.path).toBe('src/server.ts');
+    } finally {
+      repo.cleanup();
+    }
+  });
+});

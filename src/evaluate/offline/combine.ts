@@ -12,6 +12,11 @@ export const ANCHOR = {
   mention: 16,
   definition: 9,
   literal: 9,
+  /**
+   * A file changed by a commit the task names (a regression's or a revert's source), when that
+   * commit changed it alone; one of n files gets 1/√n of it.
+   */
+  commit: 9,
   /** Share of a strong file's score given to the files it imports. */
   neighbour: 0.06,
   /** What a copy of another candidate keeps of its score (see copies.ts): the original says it all. */
@@ -43,7 +48,7 @@ export function definitionStrength(f: Features, symbolWeight: (symbol: string) =
 
 /** The raw score: lexical evidence plus anchors, demoted by file kind (a named path is exempt); `definition` is its `definitionStrength`. */
 export function combineFeatures(f: Features, definition: number): number {
-  const evidence = f.lexical + ANCHOR.definition * definition + ANCHOR.literal * Math.min(f.literal, 2);
+  const evidence = f.lexical + ANCHOR.definition * definition + ANCHOR.literal * Math.min(f.literal, 2) + ANCHOR.commit * f.commit;
   return evidence * KIND_FACTOR[f.kind] * (f.barrel ? BARREL_FACTOR : 1) * (f.bundled ? BUNDLED_FACTOR : 1) * (1 + SCOPE_FACTOR * f.scope) + ANCHOR.mention * f.mention;
 }
 

@@ -48,6 +48,8 @@ export interface Features {
   bundled: boolean;
   /** Share of the title's scope (`fix(dev-server): …`) the path holds (`scope.ts`), 0–1. */
   scope: number;
+  /** A commit the task names changed the file: 1 / √(files that commit changed), for the commit of fewest. */
+  commit: number;
 }
 
 export interface FeatureContext {
@@ -139,6 +141,7 @@ export function computeFeatures(candidate: Candidate, ctx: FeatureContext): Feat
     barrel: facts !== undefined && facts.defs.length === 0 && facts.imports.length > 0,
     bundled: ctx.bundled?.(candidate.path) ?? false,
     scope: ctx.scope ? scopeShare(candidate.path, ctx.scope) : 0,
+    commit: Math.max(0, ...(candidate.commits ?? []).map((c) => 1 / Math.sqrt(Math.max(1, c.files)))),
   };
 }
 

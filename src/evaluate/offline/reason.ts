@@ -11,6 +11,7 @@ export function describeEvidence(candidate: Candidate, f: Features): string {
   else if (candidate.mentions.length > 0) parts.push('imported by a relevant file');
   if (f.defines.length > 0) parts.push(`defines ${f.defines.slice(0, 3).join(', ')}`);
   if (f.literal > 0) parts.push(`contains "${truncate(candidate.literals[0]!, 40)}"`);
+  if (f.commit > 0) parts.push(`changed by ${candidate.commits!.map((c) => c.hash.slice(0, 12)).join(', ')}, which the task names`);
   if (f.matched.length > 0) parts.push(`matches ${f.matched.slice(0, 5).join(', ')}`);
   if (f.scope > 0) parts.push("in the title's scope");
   if (f.kind !== 'code') parts.push(f.kind === 'form' ? 'an issue or pull-request form' : `${f.kind} file`);
