@@ -67,7 +67,7 @@ export function rankCandidates({ query, list, evidence, maxCandidates, leftOut =
     const entry = entryOf(path);
     if (!entry.mentions.includes(mention)) entry.mentions.push(mention);
   }
-  const kept = orderByEvidence([...entries.values()].filter((e) => !excluded(e.path)), query, stats).slice(0, maxCandidates);
+  const kept = orderByEvidence([...entries.values()].filter((e) => !excluded(e.path)), query, stats, maxCandidates).slice(0, maxCandidates);
   return { candidates: kept.map((e) => toCandidate(e, query)), stats };
 }
 
@@ -133,7 +133,7 @@ function findMentions(mentions: readonly string[], list: FileList): Array<[strin
 }
 
 /** Mentions first, then literals and symbols; then Σ weight·idf·saturated tf; ties by path. */
-function orderByEvidence(entries: Entry[], query: Query, stats: SearchStats): Entry[] {
+function orderByEvidence(entries: Entry[], query: Query, stats: SearchStats, maxCandidates: number): Entry[] {
   const N = stats.totalFiles;
   const idfs = new Map<string, number>();
   const idf = (keyword: string): number => {
@@ -149,7 +149,13 @@ function orderByEvidence(entries: Entry[], query: Query, stats: SearchStats): En
     Object.entries(e.tally?.termFreq ?? {}).reduce((sum, [k, tf]) => sum + (own(query.weights, k) ?? 1) * idf(k) * (tf / (tf + SATURATION)), 0);
   // A file the task names by its path first, whatever else matches: the cut must not drop it
   // behind 150 files calling a symbol it defines. Then literal and symbol matches, then the rest.
-  const strongOf = (e: Entry): number => (e.mentions.length > 0 ? 0 : (e.tally?.literals.size ?? 0) + (e.tally?.symbols.size ?? 0) > 0 ? 1 : 2);
+  // A literal or symbol held by more files than a third of the cut is a common word of the
+  // repository (`tRPC` in every page of tRPC's docs): it would fill the cut on its own.
+  const holders = new Map<string, number>();
+  for (const e of entries) for (const s of [...(e.tally?.literals ?? []), ...(e.tally?.symbols ?? [])]) holders.set(s, (holders.get(s) ?? 0) + 1);
+  const rare = (s: string): boolean => (holders.get(s) ?? 0) <= Math.max(1, Math.floor(maxCandidates / 3));
+  const anchored = (e: Entry): boolean => [...(e.tally?.literals ?? [])].some(rare) || [...(e.tally?.symbols ?? [])].some(rare);
+  const strongOf = (e: Entry): number => (e.mentions.length > 0 ? 0 : anchored(e) ? 1 : 2);
   const ranked = entries.map((e) => ({ e, strong: strongOf(e), score: scoreOf(e) }));
   ranked.sort((a, b) => a.strong - b.strong || b.score - a.score || (a.e.path < b.e.path ? -1 : a.e.path > b.e.path ? 1 : 0));
   return ranked.map((r) => r.e);

@@ -334,6 +334,24 @@ describe('search', () => {
     expect(candidates.map((c) => c.path)).toEqual(['e.ts', 'b.ts', 'a.ts', 'c.ts']);
   });
 
+  it('keeps no file ahead for a symbol or literal held by more than a third of the cut: a common name would fill it', async () => {
+    const r = repo({
+      'docs/a.md': 'tRPC is great\n',
+      'docs/b.md': 'tRPC is great\n',
+      'docs/c.md': 'tRPC is great\n',
+      'docs/d.md': 'tRPC is great\n',
+      'src/ws.ts': 'reconnect(lazy);\nreconnect();\n',
+      'src/err.ts': 'throw new Error("socket hang up");\n',
+    });
+    const q = { keywords: ['reconnect', 'lazy'], weights: { reconnect: 1, lazy: 1 }, symbols: ['tRPC'], literals: ['socket hang up'] };
+    // a cut of 3: `tRPC`, in four files, is held by more than a third of it; the rare literal stays ahead, then the words decide
+    const { candidates } = await createSearcher().search(request(r.root, q, { maxCandidates: 3 }));
+    expect(candidates.map((c) => c.path)).toEqual(['src/err.ts', 'src/ws.ts', 'docs/a.md']);
+    // a cut where four files are few: the symbol keeps them ahead
+    const wide = await createSearcher().search(request(r.root, q, { maxCandidates: 12 }));
+    expect(wide.candidates.map((c) => c.path).slice(0, 5)).toEqual(['docs/a.md', 'docs/b.md', 'docs/c.md', 'docs/d.md', 'src/err.ts'].sort());
+  });
+
   it('keeps at most 30 hits a file, the lines with the most terms, in line order', async () => {
     const lines = Array.from({ length: 60 }, (_, i) => (i === 45 ? 'alpha beta' : 'alpha'));
     const r = repo({ 'a.ts': `${lines.join('\n')}\n` });
