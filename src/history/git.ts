@@ -39,13 +39,19 @@ const SAFE_CONFIG = [
   '-c', 'protocol.allow=never', '-c', 'core.sshCommand=false', '-c', 'credential.helper=', '-c', 'core.askPass=false',
 ];
 
+/**
+ * How both reads run `git log`: no merges, renames or signatures, no textconv or external diff
+ * driver; `--relative`: paths relative to the root (which may be a folder inside the repository),
+ * and only those under it; each commit opened by `COMMIT`, then the files it changed.
+ */
+const LOG_FLAGS = ['--no-merges', '--no-renames', '--no-show-signature', '--no-textconv', '--no-ext-diff', '--relative', '--name-only', '--format=%x1e'];
+
 export function createGitHistory(options: GitHistoryOptions = {}): HistoryReader {
   const logger = options.logger ?? silentLogger;
   return {
     async read(root, depth, signal) {
       if (depth <= 0) return undefined;
-      // --relative: paths relative to the root (which may be a folder inside the repository), and only those under it.
-      const args = [...SAFE_CONFIG, 'log', '-n', String(depth), '--no-merges', '--no-renames', '--no-show-signature', '--no-textconv', '--no-ext-diff', '--relative', '--name-only', '--format=%x1e', '--', '.'];
+      const args = [...SAFE_CONFIG, 'log', '-n', String(depth), ...LOG_FLAGS, '--', '.'];
       try {
         return parseLog(await runGit(args, root, options, signal));
       } catch (error) {
@@ -56,12 +62,10 @@ export function createGitHistory(options: GitHistoryOptions = {}): HistoryReader
     async changedBy(root, commit, signal) {
       // a hash or its prefix only: nothing else reaches git's command line as a revision
       if (!/^[0-9a-f]{4,40}$/.test(commit)) return undefined;
-      const args = [...SAFE_CONFIG, 'log', '-n', '1', '--no-walk', '--no-merges', '--no-renames', '--no-show-signature', '--no-textconv', '--no-ext-diff', '--relative', '--name-only', '--format=%x1e', `${commit}^{commit}`, '--', '.'];
+      const args = [...SAFE_CONFIG, 'log', '-n', '1', '--no-walk', ...LOG_FLAGS, `${commit}^{commit}`, '--', '.'];
       try {
-        const output = await runGit(args, root, options, signal);
-        const block = output.split(COMMIT)[1];
-        if (block === undefined) return undefined;
-        return block.split('\n').map((line) => line.trim()).filter((path) => path !== '' && !path.startsWith('"'));
+        const log = parseLog(await runGit(args, root, options, signal));
+        return log.commits === 0 ? undefined : [...log.files.keys()];
       } catch (error) {
         logger.debug(`history: ${commit} names no commit in ${root} (${describe(error)})`);
         return undefined;
