@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import envPaths from 'env-paths';
-import { readEnv } from '../core/options.js';
+import { readEnv } from '../core/env.js';
 
 /**
  * The user cache directory for ctxloop (`~/.cache/ctxloop` on Linux, `~/Library/Caches/ctxloop`

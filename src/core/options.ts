@@ -6,6 +6,7 @@ import { globHazard } from './glob-hazard.js';
 import { leavesRoot } from './inside.js';
 import { parseDecimal } from './numbers.js';
 import { suggestName } from './suggest.js';
+import { readEnv } from './env.js';
 import type { Logger } from './log.js';
 import type { ProgressEvent } from './types.js';
 
@@ -348,19 +349,6 @@ function describeValue(value: unknown): string {
 
 /** Characters of a bad setting's value an error message echoes. */
 const MAX_SHOWN_VALUE = 80;
-
-/**
- * Environment read in one place: trimmed, empty = unset. A library caller's `env` may hold a
- * number or a boolean (`{ ...process.env, CTXLOOP_BUDGET: 5000 }`): read as its text; anything
- * else is refused by name.
- */
-export function readEnv(env: Record<string, string | undefined>, name: string): string | undefined {
-  const raw: unknown = env[name];
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean' && typeof raw !== 'bigint') throw new UsageError('bad_option', `env.${name} must be a string (got ${Array.isArray(raw) ? 'an array' : typeof raw})`);
-  const value = String(raw).trim();
-  return value ? value : undefined;
-}
 
 /** A number from the environment variable `name`, or a usage error naming it and what it held. */
 function envNumber(name: string, text: string): number {

@@ -1,6 +1,7 @@
 import type { ChatModel } from '../core/deps.js';
 import { errorLine, UsageError } from '../core/errors.js';
-import { readEnv, type ProviderName } from '../core/options.js';
+import { readEnv } from '../core/env.js';
+import type { ProviderName } from '../core/options.js';
 import { redactSecrets } from '../core/redact.js';
 import type { FallbackReason } from '../core/types.js';
 import { ANTHROPIC_DEFAULT_MODEL, OPENAI_DEFAULT_MODEL } from './defaults.js';

@@ -21,7 +21,8 @@ import { throwIfAborted } from '../core/errors.js';
 import { resultKey } from '../core/keys.js';
 import { isSettledAt } from '../core/settle.js';
 import type { Logger } from '../core/log.js';
-import { readEnv, type ResolvedOptions } from '../core/options.js';
+import { readEnv } from '../core/env.js';
+import type { ResolvedOptions } from '../core/options.js';
 import type { ProgressEvent, RetrieveResult } from '../core/types.js';
 import { statFiles } from '../retrieve/snapshot.js';
 

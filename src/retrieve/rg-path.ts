@@ -7,7 +7,7 @@ import { access, stat } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { SearchError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { readEnv } from '../core/options.js';
+import { readEnv } from '../core/env.js';
 
 export async function resolveRgPath(env: Record<string, string | undefined>, logger: Logger): Promise<string> {
   const configured = readEnv(env, 'CTXLOOP_RG');
