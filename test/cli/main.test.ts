@@ -346,12 +346,15 @@ describe('main: the options passed to retrieve()', () => {
     expect(typeof options.logger?.info).toBe('function');
   });
 
-  it('defaults root to cwd, sets nothing that was not given (but content for the md pack), and --no-cache is cache: false', async () => {
+  it('defaults root to cwd, sets nothing that was not given (but content for the md pack, and the environment), and --no-cache is cache: false', async () => {
     const run = fakeRun();
-    await main(['retrieve', '--task', 't'], makeIo({ cwd: '/r' }), run);
-    expect(Object.keys(run.calls[0]!.options).sort()).toEqual(['logger', 'onProgress', 'root', 'withContent']);
+    const io = makeIo({ cwd: '/r' });
+    await main(['retrieve', '--task', 't'], io, run);
+    expect(Object.keys(run.calls[0]!.options).sort()).toEqual(['env', 'logger', 'onProgress', 'root', 'withContent']);
+    // the caller's environment, not the process's: `ctxloop serve` runs commands with its clients'
+    expect(run.calls[0]!.options.env).toBe(io.env);
     await main(['retrieve', '--task', 't', '--json'], makeIo({ cwd: '/r' }), run);
-    expect(Object.keys(run.calls[1]!.options).sort()).toEqual(['logger', 'onProgress', 'root']);
+    expect(Object.keys(run.calls[1]!.options).sort()).toEqual(['env', 'logger', 'onProgress', 'root']);
     expect(run.calls[0]!.options.root).toBe('/r');
     await main(['retrieve', '--task', 't', '--no-cache'], makeIo(), run);
     expect(run.calls[2]!.options.cache).toBe(false);

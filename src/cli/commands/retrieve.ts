@@ -34,7 +34,7 @@ export async function runRetrieveCommand(argv: string[], io: Io, run: RunRetriev
     view = { ...view, format: args.format, verbose: args.verbose, color: useColor(io.stderr, io.env, args.noColor) };
     const task = await readTask(args.task, io);
     const reporter = createReporter({ stderr: io.stderr, quiet: args.quiet, verbose: args.verbose, color: view.color });
-    const result = await run(task, optionsOf(args, reporter, io.signal));
+    const result = await run(task, optionsOf(args, reporter, io));
     await writeOutput(RENDERERS[args.format](result, { terminal: io.stdout.isTTY === true }), io.stdout);
     reporter.finish(result);
     // A run that returned although Ctrl-C was pressed still printed what it had; the status says it was cut short.
@@ -44,7 +44,8 @@ export async function runRetrieveCommand(argv: string[], io: Io, run: RunRetriev
   }
 }
 
-function optionsOf(args: RetrieveArgs, reporter: Reporter, signal: AbortSignal | undefined): RetrieveOptions {
+/** The run's options: the flags, and the caller's environment (a server runs with its client's, never its own). */
+function optionsOf(args: RetrieveArgs, reporter: Reporter, io: Io): RetrieveOptions {
   const options: RetrieveOptions = {
     ...args.settings,
     // The Markdown pack is for reading: it carries the code it counted.
@@ -52,7 +53,8 @@ function optionsOf(args: RetrieveArgs, reporter: Reporter, signal: AbortSignal |
     ...(args.roots ? { roots: args.roots } : { root: args.root }),
     logger: reporter.logger,
     onProgress: reporter.onProgress,
+    env: io.env,
   };
-  if (signal) options.signal = signal;
+  if (io.signal) options.signal = io.signal;
   return options;
 }
