@@ -1,20 +1,23 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+import { exitCodeAfterSignal, SIGNAL_EXIT, type StopSignal } from './exit-codes.js';
+import { runOnServer } from './on-server.js';
 
 // The one place that touches the process: streams, env, cwd, signals, exit status.
 // Ctrl-C, and a host or supervisor stopping the process (SIGTERM: `timeout`, an MCP client, a
 // container; SIGHUP: the terminal gone), stop the run the same way: searches and model calls
 // cancelled, rg stopped, the cache as it was. Without a handler SIGTERM killed Node at once and
-// left rg running on its own. Exit 128 + the signal's number.
+// left rg running on its own. Exit 128 + the signal's number. A run on a server (`ctxloop
+// serve`) gets the signal passed on, and stops there the same way.
 const controller = new AbortController();
-const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
-let stoppedBy: NodeJS.Signals | undefined;
-for (const signal of Object.keys(SIGNAL_EXIT) as NodeJS.Signals[]) {
+let stoppedBy: StopSignal | undefined;
+let passOn: ((signal: StopSignal) => void) | undefined;
+for (const signal of Object.keys(SIGNAL_EXIT) as StopSignal[]) {
   process.on(signal, () => {
     // A second signal means "now": the run did not stop in time, so leave without waiting for it.
     if (stoppedBy !== undefined) process.exit(SIGNAL_EXIT[signal]);
     stoppedBy = signal;
-    controller.abort();
+    if (passOn) passOn(signal);
+    else controller.abort();
   });
 }
 
@@ -31,12 +34,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // process, the result unprinted and the MCP server gone.
 process.stderr.on('error', () => undefined);
 
-const code = await main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  stdin: process.stdin,
-  env: process.env,
-  cwd: process.cwd(),
-  signal: controller.signal,
-});
-process.exitCode = stoppedBy !== undefined && stoppedBy !== 'SIGINT' && code === 130 ? SIGNAL_EXIT[stoppedBy] : outputFailed && code === 0 ? 1 : code;
+const argv = process.argv.slice(2);
+const proc = { argv, env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+let code = await runOnServer(proc, controller.signal, (forward) => (passOn = forward));
+if (code === undefined) {
+  passOn = undefined;
+  // Loaded here, not at the top: a command a server ran never needs the CLI or the search stack.
+  const { main } = await import('./main.js');
+  code = exitCodeAfterSignal(await main(argv, { ...proc, signal: controller.signal }), stoppedBy);
+}
+process.exitCode = outputFailed && code === 0 ? 1 : code;

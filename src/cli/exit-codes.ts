@@ -40,3 +40,16 @@ export function exitCodeFor(outcome: Outcome): ExitCode {
   if (isCtxloopError(error) && USAGE_CODES.has(error.code)) return EXIT.usage;
   return EXIT.failed;
 }
+
+/** The signals that stop a run the way Ctrl-C does, and the status each leaves: 128 + its number. */
+export const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+export type StopSignal = keyof typeof SIGNAL_EXIT;
+
+export function isStopSignal(name: string): name is StopSignal {
+  return Object.hasOwn(SIGNAL_EXIT, name);
+}
+
+/** A run interrupted (130) by a signal other than Ctrl-C exits with that signal's status. */
+export function exitCodeAfterSignal(code: number, signal: StopSignal | undefined): number {
+  return signal !== undefined && code === EXIT.interrupted ? SIGNAL_EXIT[signal] : code;
+}

@@ -31,6 +31,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map<string, Command>([
   // Loaded on use: the MCP SDK is only needed to serve.
   ['mcp', { summary: 'serve retrieve_context and locate_bug to an agent over MCP (stdio)', run: async (argv, { io }) => (await import('../mcp/command.js')).mcpCommand(argv, io) }],
   ['trace', { summary: 'the call chains through a symbol: callers and callees as nested file:line nodes', run: async (argv, { io }) => (await import('./commands/trace.js')).traceCommand(argv, io) }],
+  ['serve', { summary: 'keep one process running so retrieve, locate and trace start warm (--detach, --status, --stop)', run: async (argv, { io }) => (await import('./commands/serve.js')).serveCommand(argv, io) }],
   ['locate', { summary: 'where a bug probably is, from a stack trace or error message (top 5 suspects)', run: async (argv, { io }) => (await import('./commands/locate.js')).locateCommand(argv, io) }],
 ]);
 

@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'fs_error'
   // cache
   | 'cache_error'
+  // the server (`ctxloop serve`)
+  | 'server_error'
   // providers (also the `fallback.reason` of a result)
   | ProviderErrorCode
   // run
