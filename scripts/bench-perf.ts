@@ -6,9 +6,9 @@
  *   npm run bench:perf [-- --sizes 1000,10000,50000,100000] [--tasks 5] [--work DIR] [--mirrors ../.mirror]
  *                      [--dataset ../shared/bench/dev.jsonl] [--rg-runs 3] [--json]
  *
- * Then each task once more in one long-lived process that calls the library's `retrieve()` as the MCP
- * server does (`perf/resident.mjs`): an empty cache again, but the JIT-compiled code and the
- * loaded grammars of the calls before it (one warm-up call first, not counted).
+ * Then each task once more, cold again (an empty cache), with `ctxloop serve` running: the same
+ * command line, run by the server for its client, with the JIT-compiled code and loaded grammars
+ * of the commands before it (one warm-up command first, not counted).
  *
  * Repositories are made of real source (`scripts/perf/generate.ts`) under the work directory,
  * outside the project, and reused. Tasks come from the dataset: those of the repositories whole in
@@ -23,7 +23,7 @@ import { planQuery } from '../src/refine/plan.js';
 import { resolveRgPath } from '../src/retrieve/rg-path.js';
 import { silentLogger } from '../src/core/log.js';
 import { assemblePool, generateRepo, orderPool, sizeOf } from './perf/generate.js';
-import { runMeasured, runNodeMeasured, startResident, type Measured } from './perf/measure.js';
+import { runMeasured, runNodeMeasured, startServed, type Measured } from './perf/measure.js';
 import { fitLine, median, percentile, renderReport, type SizeReport, type TaskRun } from './perf/report.js';
 
 const { values } = parseArgs({
@@ -72,14 +72,15 @@ for (const size of sizes) {
   const bytes = await sizeOf(repo.root);
   log(`bench:perf: ${size} files (${(bytes / 1e6).toFixed(0)} MB) at ${repo.root}`);
   const runs: TaskRun[] = [];
-  const resident = startResident({ cwd: work, env });
+  const served = await startServed(bin, join(work, 'serve'), { cwd: work, env });
   const freshCache = (): string => {
-    const dir = join(work, 'cache', `${size}-resident`);
+    const dir = join(work, 'cache', `${size}-served`);
     rmSync(dir, { recursive: true, force: true });
     return dir;
   };
+  const retrieveArgs = (task: string, cache: string): string[] => ['retrieve', '--root', repo.root, '--task', task, '--format', 'paths', '--provider', 'offline', '--cache', cache, '--quiet'];
   // a task of no dataset: the warm-up compiles the loop's code, and tells none of the tasks' files
-  await resident.run({ root: repo.root, task: 'Warm-up: the parser rejects an empty config file', cache: freshCache() });
+  checked(await served.run(retrieveArgs('Warm-up: the parser rejects an empty config file', freshCache())), 'ctxloop (served warm-up)');
   for (const task of tasks) {
     const patterns = patternsOf(task.task);
     const rg = async (): Promise<Measured> => checked(await runMeasured(rgPath, ['--no-config', '--hidden', '-i', '-F', '-f', '-', '--', '.'], { cwd: repo.root, stdin: `${patterns.join('\n')}\n` }), 'rg', true);
@@ -87,15 +88,18 @@ for (const size of sizes) {
     const rgMs = median(await sequence(Number(values['rg-runs']), async () => (await rg()).ms));
     const cache = join(work, 'cache', String(size));
     rmSync(cache, { recursive: true, force: true });
-    const retrieve = ['retrieve', '--root', repo.root, '--task', task.task, '--format', 'paths', '--provider', 'offline', '--cache', cache, '--quiet'];
+    const retrieve = retrieveArgs(task.task, cache);
     const cold = checked(await runNodeMeasured(bin, retrieve, { cwd: work, env }), 'ctxloop (cold)');
     const warm = checked(await runNodeMeasured(bin, retrieve, { cwd: work, env }), 'ctxloop (warm)');
-    const kept = await resident.run({ root: repo.root, task: task.task, cache: freshCache() });
-    runs.push({ task: task.id, rgMs, coldMs: cold.ms, warmMs: warm.ms, residentMs: kept.ms, coldRssMb: cold.rssMb ?? Number.NaN, warmRssMb: warm.rssMb ?? Number.NaN, residentRssMb: kept.rssMb });
-    log(`  ${task.id}: rg ${(rgMs / 1000).toFixed(2)} s, cold ${(cold.ms / 1000).toFixed(2)} s, warm ${(warm.ms / 1000).toFixed(2)} s, resident ${(kept.ms / 1000).toFixed(2)} s, peak ${Math.round(Math.max(cold.rssMb ?? 0, warm.rssMb ?? 0))} MB`);
+    const kept = checked(await served.run(retrieveArgs(task.task, freshCache())), 'ctxloop (served)');
+    runs.push({ task: task.id, rgMs, coldMs: cold.ms, warmMs: warm.ms, servedMs: kept.ms, coldRssMb: cold.rssMb ?? Number.NaN, warmRssMb: warm.rssMb ?? Number.NaN, servedRssMb: (await served.status()).peakRssMb });
+    log(`  ${task.id}: rg ${(rgMs / 1000).toFixed(2)} s, cold ${(cold.ms / 1000).toFixed(2)} s, warm ${(warm.ms / 1000).toFixed(2)} s, served ${(kept.ms / 1000).toFixed(2)} s, peak ${Math.round(Math.max(cold.rssMb ?? 0, warm.rssMb ?? 0))} MB`);
   }
-  await resident.close();
-  rmSync(join(work, 'cache', `${size}-resident`), { recursive: true, force: true });
+  // Every served command ran on the server, not in a process of its own after a failed connect.
+  const ran = (await served.status()).served;
+  if (ran !== tasks.length + 1) throw new Error(`the server ran ${ran} of the ${tasks.length + 1} commands sent to it`);
+  await served.close();
+  rmSync(join(work, 'cache', `${size}-served`), { recursive: true, force: true });
   reports.push({
     files: repo.files,
     bytes,
@@ -103,14 +107,14 @@ for (const size of sizes) {
     rgMs: median(runs.map((r) => r.rgMs)),
     coldMs: median(runs.map((r) => r.coldMs)),
     warmMs: median(runs.map((r) => r.warmMs)),
-    residentMs: median(runs.map((r) => r.residentMs)),
+    servedMs: median(runs.map((r) => r.servedMs)),
     coldRatio: median(runs.map((r) => r.coldMs / r.rgMs)),
     warmRatio: median(runs.map((r) => r.warmMs / r.rgMs)),
-    residentRatio: median(runs.map((r) => r.residentMs / r.rgMs)),
+    servedRatio: median(runs.map((r) => r.servedMs / r.rgMs)),
     coldP95Ms: percentile(runs.map((r) => r.coldMs), 0.95),
     warmP95Ms: percentile(runs.map((r) => r.warmMs), 0.95),
-    residentP95Ms: percentile(runs.map((r) => r.residentMs), 0.95),
-    residentPeakRssMb: Math.max(...runs.map((r) => r.residentRssMb)),
+    servedP95Ms: percentile(runs.map((r) => r.servedMs), 0.95),
+    servedPeakRssMb: Math.max(...runs.map((r) => r.servedRssMb)),
     peakRssMb: Math.max(...runs.flatMap((r) => [r.coldRssMb, r.warmRssMb]).filter((x) => !Number.isNaN(x))),
     runs,
   });
@@ -120,7 +124,7 @@ const slopes = {
   rg: fitLine(reports.map((r) => [r.files, r.rgMs])),
   cold: fitLine(reports.map((r) => [r.files, r.coldMs])),
   warm: fitLine(reports.map((r) => [r.files, r.warmMs])),
-  resident: fitLine(reports.map((r) => [r.files, r.residentMs])),
+  served: fitLine(reports.map((r) => [r.files, r.servedMs])),
 };
 process.stdout.write(values.json ? `${JSON.stringify({ sizes: reports, slopes }, null, 2)}\n` : renderReport(reports, slopes));
 

@@ -60,49 +60,54 @@ export async function runNodeMeasured(script: string, args: readonly string[], o
   }
 }
 
-export interface ResidentRun {
-  ms: number;
-  files: number;
-  /** The process's peak RSS so far, in MB. */
-  rssMb: number;
-}
-
-export interface Resident {
-  /** One retrieval with an empty cache in `cache`, timed inside the process. */
-  run(request: { root: string; task: string; cache: string }): Promise<ResidentRun>;
+export interface Served {
+  /** One `ctxloop` command line through the server, timed from spawning the client to its exit. */
+  run(args: readonly string[]): Promise<Measured>;
+  /** From `serve --status`: the server's peak RSS so far, in MB, and the commands it has run. */
+  status(): Promise<{ peakRssMb: number; served: number }>;
   close(): Promise<void>;
 }
 
-const RESIDENT = fileURLToPath(new URL('./resident.mjs', import.meta.url));
-
-/** Starts the long-lived library process of `resident.mjs` (requests answered one at a time, in order). */
-export function startResident(options: RunOptions): Resident {
-  const child = spawn(process.execPath, [RESIDENT], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'inherit'] });
-  const waiting: Array<{ resolve: (run: ResidentRun) => void; reject: (error: Error) => void }> = [];
-  let buffered = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffered += chunk;
-    for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
-      const answer = JSON.parse(buffered.slice(0, nl)) as ResidentRun & { error?: string };
-      buffered = buffered.slice(nl + 1);
-      const next = waiting.shift();
-      if (answer.error !== undefined) next?.reject(new Error(`resident run failed: ${answer.error}`));
-      else next?.resolve(answer);
-    }
-  });
+/**
+ * Starts `ctxloop serve` (the binary `bin`) with its socket under `dir`, and returns once it
+ * answers. Commands run through it as a user's would: a client process per command.
+ */
+export async function startServed(bin: string, dir: string, options: RunOptions): Promise<Served> {
+  const env: Record<string, string | undefined> = { ...(options.env ?? process.env), XDG_CACHE_HOME: dir };
+  delete env.CTXLOOP_CACHE;
+  delete env.CTXLOOP_NO_SERVER;
+  const child = spawn(process.execPath, [bin, 'serve', '--idle', '0', '--quiet'], { cwd: options.cwd, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  void exited.then(() => {
-    for (const w of waiting.splice(0)) w.reject(new Error('the resident process exited'));
-  });
+  const status = async (): Promise<{ running: boolean; peakRssMb?: number; served?: number }> => {
+    const measured = await new Promise<string>((resolve) => {
+      const ask = spawn(process.execPath, [bin, 'serve', '--status', '--json'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      ask.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+      ask.once('close', () => resolve(out));
+    });
+    try {
+      return JSON.parse(measured) as { running: boolean; peakRssMb?: number; served?: number };
+    } catch {
+      return { running: false };
+    }
+  };
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (const deadline = Date.now() + 30_000; !(await status()).running; ) {
+    if (gone || Date.now() > deadline) throw new Error('ctxloop serve did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
-    run(request) {
-      return new Promise((resolve, reject) => {
-        waiting.push({ resolve, reject });
-        child.stdin.write(`${JSON.stringify(request)}\n`);
-      });
+    async run(args) {
+      if (gone) throw new Error('the server exited');
+      return runMeasured(process.execPath, [bin, ...args], { ...options, env });
+    },
+    async status() {
+      const now = await status();
+      return { peakRssMb: now.peakRssMb ?? Number.NaN, served: now.served ?? 0 };
     },
     async close() {
-      child.stdin.end();
+      child.kill('SIGTERM');
       await exited;
     },
   };

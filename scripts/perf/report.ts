@@ -5,12 +5,12 @@ export interface TaskRun {
   rgMs: number;
   coldMs: number;
   warmMs: number;
-  /** Empty cache, in the long-lived process (`resident.mjs`). */
-  residentMs: number;
+  /** Empty cache, the command run by `ctxloop serve` for its client. */
+  servedMs: number;
   coldRssMb: number;
   warmRssMb: number;
-  /** The long-lived process's peak so far. */
-  residentRssMb: number;
+  /** The server's peak so far. */
+  servedRssMb: number;
 }
 
 export interface SizeReport {
@@ -21,17 +21,17 @@ export interface SizeReport {
   rgMs: number;
   coldMs: number;
   warmMs: number;
-  residentMs: number;
+  servedMs: number;
   /** Medians of the per-task ratios. */
   coldRatio: number;
   warmRatio: number;
-  residentRatio: number;
+  servedRatio: number;
   coldP95Ms: number;
   warmP95Ms: number;
-  residentP95Ms: number;
+  servedP95Ms: number;
   /** Of the command-line runs. */
   peakRssMb: number;
-  residentPeakRssMb: number;
+  servedPeakRssMb: number;
   runs: TaskRun[];
 }
 
@@ -75,13 +75,13 @@ export function fitLine(points: ReadonlyArray<readonly [number, number]>): Line 
 const s = (ms: number): string => (ms / 1000).toFixed(2);
 const x = (ratio: number): string => `${ratio.toFixed(1)}×`;
 
-export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg' | 'cold' | 'warm' | 'resident', Line>): string {
+export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg' | 'cold' | 'warm' | 'served', Line>): string {
   const rows = reports.map(
     (r) =>
       `| ${r.files.toLocaleString('en-US')} | ${(r.bytes / 1e6).toFixed(0)} | ${r.tasks} | ${s(r.rgMs)} | ${s(r.coldMs)} | ${s(r.warmMs)} | ${x(r.coldRatio)} | ${x(r.warmRatio)} | ${s(r.coldP95Ms)} | ${Math.round(r.peakRssMb)} |`,
   );
-  const residentRows = reports.map(
-    (r) => `| ${r.files.toLocaleString('en-US')} | ${s(r.rgMs)} | ${s(r.residentMs)} | ${x(r.residentRatio)} | ${s(r.residentP95Ms)} | ${Math.round(r.residentPeakRssMb)} |`,
+  const servedRows = reports.map(
+    (r) => `| ${r.files.toLocaleString('en-US')} | ${s(r.rgMs)} | ${s(r.servedMs)} | ${x(r.servedRatio)} | ${s(r.servedP95Ms)} | ${Math.round(r.servedPeakRssMb)} |`,
   );
   const slope = (name: string, line: Line): string => `${name} ${line.msPer1kFiles.toFixed(0)} ms per 1,000 files (intercept ${s(line.interceptMs)} s, R² ${line.r2.toFixed(3)})`;
   return [
@@ -90,15 +90,15 @@ export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg'
     ...rows,
     '',
     reports.length >= 2
-      ? `Slopes (least squares over the sizes): ${slope('rg', slopes.rg)}; ${slope('cold', slopes.cold)}; ${slope('warm', slopes.warm)}; ${slope('resident', slopes.resident)}.`
+      ? `Slopes (least squares over the sizes): ${slope('rg', slopes.rg)}; ${slope('cold', slopes.cold)}; ${slope('warm', slopes.warm)}; ${slope('served', slopes.served)}.`
       : 'Slopes need two sizes or more (`--sizes 1000,10000`).',
     'Times are medians over the tasks; ratios are medians of the per-task ratios; peak RSS is the largest over cold and warm runs.',
     '',
-    'Empty cache in a long-lived process (the library, as the MCP server calls it; one warm-up call first):',
+    'Cold again (an empty cache), with `ctxloop serve` running: the same command line, a client process each, run by the server (one warm-up command first):',
     '',
-    '| files | rg s | resident s | resident / rg | resident P95 s | peak RSS MB |',
+    '| files | rg s | served s | served / rg | served P95 s | server peak RSS MB |',
     '|---:|---:|---:|---:|---:|---:|',
-    ...residentRows,
+    ...servedRows,
     '',
   ].join('\n');
 }
