@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { createConnection, type Socket } from 'node:net';
-import { createFrameReader, encodeFrame, FRAME, PROTOCOL_VERSION, type ServerRequest, type ServerStatus } from './protocol.js';
+import { encodeFrame, FRAME, readFrames, PROTOCOL_VERSION, type ServerRequest, type ServerStatus } from './protocol.js';
 
 // Loaded by the binary before anything else: node:net and the frames only, no zod, no search
 // stack. A command that no server runs pays for this file and one failed connect.
@@ -78,7 +78,7 @@ export function forwardToServer(socket: Socket, proc: ClientProcess): Forwarded 
 
   const code = new Promise<number | undefined>((resolve) => {
     let exit: number | undefined;
-    const read = createFrameReader((type, payload) => {
+    readFrames(socket, (type, payload) => {
       heard = true;
       if (type === FRAME.stdout) {
         if (stdoutGone) return; // the reader left (`| head`): the rest is dropped, as a local run drops it
@@ -95,13 +95,6 @@ export function forwardToServer(socket: Socket, proc: ClientProcess): Forwarded 
         proc.stdin.once('error', () => socket.write(encodeFrame(FRAME.stdinEnd, '')));
       } else if (type === FRAME.exit) {
         exit = Number(payload.toString('utf8'));
-      }
-    });
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        read(chunk);
-      } catch {
-        socket.destroy();
       }
     });
     socket.on('error', () => undefined);
@@ -130,15 +123,8 @@ export async function askServer(path: string, kind: 'status' | 'stop', timeoutMs
   if (!socket) return undefined;
   return new Promise((resolve) => {
     let text = '';
-    const read = createFrameReader((type, payload) => {
+    readFrames(socket, (type, payload) => {
       if (type === FRAME.stdout) text += payload.toString('utf8');
-    });
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        read(chunk);
-      } catch {
-        socket.destroy();
-      }
     });
     socket.on('error', () => undefined);
     socket.once('close', () => {

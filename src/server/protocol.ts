@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+
 /**
  * The server's wire format, one connection per command: frames of a type byte, a 4-byte
  * big-endian length and the payload. The client sends a request first, then stdin when asked
@@ -81,4 +83,16 @@ export function createFrameReader(onFrame: (type: number, payload: Buffer) => vo
       onFrame(type, payload);
     }
   };
+}
+
+/** Reads `socket`'s frames into `onFrame`; a broken or foreign peer (a bad frame, a throw) is dropped. */
+export function readFrames(socket: Socket, onFrame: (type: number, payload: Buffer) => void): void {
+  const read = createFrameReader(onFrame);
+  socket.on('data', (chunk: Buffer) => {
+    try {
+      read(chunk);
+    } catch {
+      socket.destroy();
+    }
+  });
 }

@@ -8,7 +8,7 @@ import { makeDirectory } from '../core/make-directory.js';
 import { exitCodeAfterSignal, isStopSignal, type StopSignal } from '../cli/exit-codes.js';
 import type { InputStream, Io } from '../cli/io.js';
 import type { OutputStream } from '../cli/write.js';
-import { createFrameReader, encodeFrame, FRAME, PROTOCOL_VERSION, type ServerRequest, type ServerStatus } from './protocol.js';
+import { encodeFrame, FRAME, PROTOCOL_VERSION, readFrames, type ServerRequest, type ServerStatus } from './protocol.js';
 
 /** The command line the server runs for each client: `main` of the CLI. */
 export type RunCommand = (argv: string[], io: Io) => Promise<number>;
@@ -117,7 +117,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const server = createServer((socket) => {
     const connection: Connection = { controller: new AbortController(), stoppedBy: undefined, stdin: undefined, finished: false };
     socket.on('error', () => undefined);
-    const read = createFrameReader((type, payload) => {
+    readFrames(socket, (type, payload) => {
       if (connection.request === undefined) {
         if (type !== FRAME.request) throw new Error('the first frame is not a request');
         const parsed = RequestSchema.safeParse(JSON.parse(payload.toString('utf8')));
@@ -139,13 +139,6 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         const name = payload.toString('utf8');
         connection.stoppedBy ??= isStopSignal(name) ? name : 'SIGINT';
         connection.controller.abort();
-      }
-    });
-    socket.on('data', (chunk: Buffer) => {
-      try {
-        read(chunk);
-      } catch {
-        socket.destroy(); // a broken or foreign client: it gets nothing
       }
     });
     // The client gone (killed, its terminal closed): its run stops as on Ctrl-C.
