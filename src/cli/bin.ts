@@ -35,8 +35,12 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 process.stderr.on('error', () => undefined);
 
 const argv = process.argv.slice(2);
-const proc = { argv, env: process.env, cwd: process.cwd(), stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-let code = await runOnServer(proc, controller.signal, (forward) => (passOn = forward));
+const cwd = currentDirectory();
+const proc = { argv, env: process.env, cwd: cwd ?? '/', stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+// A working directory removed under the shell: relative paths would mean nothing. Help and the version need none.
+const homeless = cwd === undefined && !['--help', '-h', 'help', '--version', '-v'].includes(argv[0] ?? '');
+if (homeless) process.stderr.write('ctxloop: the current directory no longer exists: cd to one that does and run again\n');
+let code = homeless ? 1 : await runOnServer(proc, controller.signal, (forward) => (passOn = forward));
 if (code === undefined) {
   passOn = undefined;
   // Loaded here, not at the top: a command a server ran never needs the CLI or the search stack.
@@ -44,3 +48,12 @@ if (code === undefined) {
   code = exitCodeAfterSignal(await main(argv, { ...proc, signal: controller.signal }), stoppedBy);
 }
 process.exitCode = outputFailed && code === 0 ? 1 : code;
+
+/** The working directory; undefined when it was removed. */
+function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
+}

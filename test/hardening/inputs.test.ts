@@ -4,7 +4,7 @@
  * UTF-16, CRLF and unreadable files, empty repositories. Each gets a correct result or a clear
  * one-line error, within the test's time limit (a hang fails the test).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,22 @@ describe('a task or error file that is a FIFO', () => {
     writer.kill();
     expect(result).toMatchObject({ code: 0, signal: null });
     expect(result.stdout.split('\n')[0]).toBe('src/verify.ts');
+  });
+});
+
+describe('a working directory removed under the shell', () => {
+  it('is said in one line with exit 1, and --version still answers', async () => {
+    const gone = join(tempDir(), 'gone');
+    const inGone = (args: string): { status: number | null; stdout: string; stderr: string } => {
+      const r = spawnSync('/bin/sh', ['-c', `mkdir "$1" && cd "$1" && rmdir "$1" && exec "$2" "$3" ${args}`, 'sh', gone, process.execPath, BIN], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    const r = inGone('retrieve --task "verifyEmail" --root /');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('ctxloop: the current directory no longer exists: cd to one that does and run again\n');
+    const v = inGone('--version');
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });
 
