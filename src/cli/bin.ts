@@ -1,6 +1,14 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
 import { exitCodeAfterSignal, SIGNAL_EXIT, type StopSignal } from './exit-codes.js';
 import { runOnServer } from './on-server.js';
+
+// V8 grows the heap by a factor it picks from how fast it collects, and on a machine with memory
+// to spare it let a cold run at 100,000 files reach 460–565 MB of RSS whose live data was 140 MB.
+// Growing by 1.5 at most keeps that run at 380–430 MB, in the same time (12.1 against 12.3 s
+// mean, three tasks twice); at 10,000 files the heap never gets large enough for it to matter.
+// The flag is read at each collection, so setting it here, after start, works.
+setFlagsFromString('--heap-growing-percent=50');
 
 // The one place that touches the process: streams, env, cwd, signals, exit status.
 // Ctrl-C, and a host or supervisor stopping the process (SIGTERM: `timeout`, an MCP client, a
