@@ -94,7 +94,7 @@ export function renderReport(reports: readonly SizeReport[], slopes: Record<'rg'
       : 'Slopes need two sizes or more (`--sizes 1000,10000`).',
     'Times are medians over the tasks; ratios are medians of the per-task ratios; peak RSS is the largest over cold and warm runs.',
     '',
-    'Cold again (an empty cache), with `ctxloop serve` running: the same command line, a client process each, run by the server (one warm-up command first):',
+    'Cold again (an empty cache), with `ctxloop serve` running: the same command line, a client process each, run by the server (two warm-up commands first):',
     '',
     '| files | rg s | served s | served / rg | served P95 s | server peak RSS MB |',
     '|---:|---:|---:|---:|---:|---:|',
