@@ -15,6 +15,13 @@ export interface GitHistoryOptions {
    * @default 15000
    */
   timeout?: number;
+  /**
+   * Milliseconds the look-up of one commit a task names may take: it runs beside the first
+   * dispatch, and the first cycle waits for it, so a hung git (a lock, a slow filesystem) may
+   * hold the run only this long. One commit's files take git milliseconds.
+   * @default 3000
+   */
+  commitTimeout?: number;
   /** Environment git runs with. @default process.env */
   env?: Record<string, string | undefined>;
 }
@@ -64,7 +71,7 @@ export function createGitHistory(options: GitHistoryOptions = {}): HistoryReader
       if (!/^[0-9a-f]{4,40}$/.test(commit)) return undefined;
       const args = [...SAFE_CONFIG, 'log', '-n', '1', '--no-walk', ...LOG_FLAGS, `${commit}^{commit}`, '--', '.'];
       try {
-        const log = parseLog(await runGit(args, root, options, signal));
+        const log = parseLog(await runGit(args, root, { ...options, timeout: options.commitTimeout ?? 3_000 }, signal));
         return log.commits === 0 ? undefined : [...log.files.keys()];
       } catch (error) {
         logger.debug(`history: ${commit} names no commit in ${root} (${describe(error)})`);

@@ -88,4 +88,17 @@ describe('files a commit changed', () => {
     expect(await history.changedBy(r.root, '--output=x')).toBeUndefined();
     expect(await history.changedBy(repo({ 'a.ts': '' }, { git: false }).root, second)).toBeUndefined();
   });
+
+  it("gives up on a git that hangs within its own timeout, not the history read's", async () => {
+    const r = repo({});
+    const second = commit(r.root, { 'src/a.ts': 'a\n' }, 'first');
+    const bin = join(r.root, '..', `${r.root.split('/').pop()}-bin`);
+    execFileSync('mkdir', ['-p', bin]);
+    writeFileSync(join(bin, 'git'), '#!/bin/sh\nexec sleep 30\n');
+    chmodSync(join(bin, 'git'), 0o755);
+    const history = createGitHistory({ env: { ...process.env, PATH: `${bin}:${process.env.PATH}` }, timeout: 60_000, commitTimeout: 300 });
+    const started = Date.now();
+    expect(await history.changedBy(r.root, second)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });
