@@ -111,6 +111,23 @@ describe.runIf(existsSync(BIN))('ctxloop serve', () => {
     expect(served.stderr).toContain('provider offline');
   });
 
+  it('serves clients at once, each its own output', async () => {
+    const before = (await status(env)).served!;
+    const asks = [
+      ['verifyEmail accepts addresses without a domain', 'src/auth/verify.ts'],
+      ['the invite route passes the address through', 'src/routes/invite.ts'],
+      ['signup throws invalid email', 'src/routes/signup.ts'],
+    ] as const;
+    const runs = await Promise.all(asks.map(([text]) => run(['retrieve', '--root', repo.root, '--task', text, '--json', '--no-cache'], env)));
+    for (const [i, r] of runs.entries()) {
+      expect(r.code).toBe(0);
+      const result = JSON.parse(r.stdout) as { task: string; files: Array<{ path: string }> };
+      expect(result.task).toBe(asks[i]![0]);
+      expect(result.files[0]?.path).toBe(asks[i]![1]);
+    }
+    expect((await status(env)).served).toBe(before + asks.length);
+  });
+
   it('reads a piped task from the client and resolves relative paths against its directory', async () => {
     const before = (await status(env)).served!;
     const r = await new Promise<Ran>((res) => {
