@@ -69,4 +69,11 @@ describe('defaultCacheDir', () => {
     expect(defaultCacheDir({ XDG_CACHE_HOME: '  ' })).toMatch(/ctxloop/);
     expect(defaultCacheDir({})).not.toMatch(/ctxloop-nodejs/);
   });
+
+  it.runIf(process.platform === 'linux')("reads the home from the given environment, not the process's (a server runs with its clients')", () => {
+    expect(defaultCacheDir({ HOME: '/home/someone' })).toBe('/home/someone/.cache/ctxloop');
+    expect(defaultCacheDir({ HOME: '/home/someone', XDG_CACHE_HOME: '/tmp/xdg' })).toBe('/tmp/xdg/ctxloop');
+    // a relative HOME names no home: the process's is used, as before
+    expect(defaultCacheDir({ HOME: 'relative' })).toBe(defaultCacheDir({}));
+  });
 });
