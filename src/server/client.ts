@@ -1,5 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { createConnection, type Socket } from 'node:net';
+import { isAbsolute, resolve, sep } from 'node:path';
 import { encodeFrame, FRAME, readFrames, PROTOCOL_VERSION, type ServerRequest, type ServerStatus } from './protocol.js';
 
 // Loaded by the binary before anything else: node:net and the frames only, no zod, no search
@@ -54,10 +55,27 @@ export async function connectToServer(path: string, timeoutMs = CONNECT_MS): Pro
   });
 }
 
+/**
+ * The environment with the paths a run resolves against its working directory made absolute
+ * against `cwd`: the process that reads them (a server) has another. `CTXLOOP_CACHE` (unless it
+ * says off), `XDG_CACHE_HOME`, and `CTXLOOP_RG` when it is a path rather than a command name.
+ */
+export function absoluteEnv(env: Record<string, string | undefined>, cwd: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) out[name] = value;
+  const fix = (name: string, when: (value: string) => boolean): void => {
+    const value = out[name]?.trim();
+    if (value && !isAbsolute(value) && when(value)) out[name] = resolve(cwd, value);
+  };
+  fix('CTXLOOP_CACHE', (value) => !/^(?:0|false|no|off)$/i.test(value));
+  fix('XDG_CACHE_HOME', () => true);
+  fix('CTXLOOP_RG', (value) => value.includes('/') || value.includes(sep));
+  return out;
+}
+
 /** Sends the command line to the server and relays its output, stdin and exit status. */
 export function forwardToServer(socket: Socket, proc: ClientProcess): Forwarded {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(proc.env)) if (value !== undefined) env[name] = value;
+  const env = absoluteEnv(proc.env, proc.cwd);
   const request: ServerRequest = {
     kind: 'run',
     protocol: PROTOCOL_VERSION,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CtxloopError } from '../core/errors.js';
-import { askServer } from './client.js';
+import { absoluteEnv, askServer } from './client.js';
 import type { ServerStatus } from './protocol.js';
 
 /** How long the server started may take to answer. */
@@ -22,7 +22,11 @@ export interface DetachOptions {
 export async function startDetached(options: DetachOptions): Promise<ServerStatus> {
   // This file and the binary's entry both sit two levels under the package, bundled or not.
   const bin = fileURLToPath(new URL('../cli/bin.js', import.meta.url));
-  const child = spawn(process.execPath, [bin, 'serve', '--idle', String(options.idleMinutes)], { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its working directory is the root, as a daemon's is, so it keeps no directory of the caller's
+  // busy; paths in its environment are made absolute first (its socket directory among them).
+  const env = absoluteEnv(options.env, options.cwd);
+  const cwd = process.platform === 'win32' ? options.cwd : '/';
+  const child = spawn(process.execPath, [bin, 'serve', '--idle', String(options.idleMinutes)], { cwd, env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (errors += text));
   let exitCode: number | undefined;

@@ -150,6 +150,24 @@ describe.runIf(existsSync(BIN))('ctxloop serve', () => {
     expect(budget.stderr).toContain('CTXLOOP_BUDGET');
   });
 
+  it("resolves a relative path in the client's environment against the client's directory, not the server's", async () => {
+    const before = (await status(env)).served!;
+    const real = await resolveRgPath(process.env, silentLogger);
+    const wrapper = join(repo.root, '..', `${repo.root.split('/').pop()}-rg.sh`);
+    const log = `${wrapper}.log`;
+    writeFileSync(wrapper, `#!/bin/sh\necho ran >> '${log}'\nexec '${real}' "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const r = await new Promise<Ran>((res) => {
+      execFile(process.execPath, [BIN, 'retrieve', '--root', '.', '--task', task, '--format', 'paths', '--no-cache'], { cwd: repo.root, env: { ...env, CTXLOOP_RG: `../${wrapper.split('/').pop()}` } }, (error, stdout, stderr) =>
+        res({ code: error ? ((error as { code?: number }).code ?? 1) : 0, signal: null, stdout, stderr }),
+      );
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('src/auth/verify.ts');
+    expect((await status(env)).served).toBe(before + 1);
+    expect(existsSync(log)).toBe(true);
+  });
+
   it('reports a bad flag as a run of its own does: one line, exit 2', async () => {
     const r = await run(['retrieve', '--root', repo.root, '--task', task, '--max-cycles', 'nine'], env);
     expect(r.code).toBe(2);
