@@ -51,6 +51,8 @@ if (homeless) process.stderr.write('ctxloop: the current directory no longer exi
 let code = homeless ? 1 : await runOnServer(proc, controller.signal, (forward) => (passOn = forward));
 if (code === undefined) {
   passOn = undefined;
+  // a signal passed to a server that then went away unheard stops the run here instead
+  if (stoppedBy !== undefined) controller.abort();
   // Loaded here, not at the top: a command a server ran never needs the CLI or the search stack.
   const { main } = await import('./main.js');
   code = exitCodeAfterSignal(await main(argv, { ...proc, signal: controller.signal }), stoppedBy);
