@@ -345,7 +345,12 @@ describe('retrieve: a commit the task names', () => {
       git(repo.root, 'commit', '-q', '-m', 'first');
       writeFileSync(join(repo.root, 'src/client.ts'), 'export function connect() {\n  return undefined;\n}\n');
       git(repo.root, 'commit', '-q', '-am', 'drop the handler from the client');
-      const hash = git(repo.root, 'rev-parse', '--short=9', 'HEAD');
+      // as a person writes it: the shortest prefix from 9 characters with a letter and a digit
+      // (an all-digit `--short=9` prefix, one commit in 70, is a number, not a hash, to the planner)
+      const full = git(repo.root, 'rev-parse', 'HEAD');
+      let length = 9;
+      while (!/[a-f]/.test(full.slice(0, length)) || !/[0-9]/.test(full.slice(0, length))) length++;
+      const hash = full.slice(0, length);
       const ranked = async (task: string): Promise<Array<{ path: string; reason: string }>> => {
         const result = await retrieve(task, { root: repo.root, cache: false });
         return [...result.files, ...result.candidates].map((f) => ({ path: f.path, reason: f.reason }));
