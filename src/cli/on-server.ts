@@ -1,4 +1,4 @@
-import { readEnv } from '../core/env.js';
+import { isOffValue, readEnv } from '../core/env.js';
 import { connectToServer, forwardToServer, type ClientProcess } from '../server/client.js';
 import { serverDir, serverSocketPath, socketPathProblem } from '../server/socket-path.js';
 
@@ -15,7 +15,7 @@ export async function runOnServer(proc: ClientProcess, signal: AbortSignal, onFo
   if (!SERVED.has(proc.argv[0] ?? '')) return undefined;
   try {
     const off = readEnv(proc.env, 'CTXLOOP_NO_SERVER');
-    if (off !== undefined && !/^(?:0|false|no|off)$/i.test(off)) return undefined;
+    if (off !== undefined && !isOffValue(off)) return undefined;
     const dir = serverDir(proc.env, proc.cwd);
     if (dir === null) return undefined;
     const path = await serverSocketPath(dir);

@@ -12,3 +12,8 @@ export function readEnv(env: Record<string, string | undefined>, name: string): 
   const value = String(raw).trim();
   return value ? value : undefined;
 }
+
+/** A switch's or a setting's value that turns it off, in any case: `0`, `false`, `no`, `off`. */
+export function isOffValue(value: string): boolean {
+  return /^(?:0|false|no|off)$/i.test(value);
+}

@@ -6,7 +6,7 @@ import { globHazard } from './glob-hazard.js';
 import { leavesRoot } from './inside.js';
 import { parseDecimal } from './numbers.js';
 import { suggestName } from './suggest.js';
-import { readEnv } from './env.js';
+import { isOffValue, readEnv } from './env.js';
 import type { Logger } from './log.js';
 import type { ProgressEvent } from './types.js';
 
@@ -366,13 +366,13 @@ export function settingsFromEnv(env: Record<string, string | undefined>): Settin
   if (model) raw.model = model;
   const cache = readEnv(env, 'CTXLOOP_CACHE');
   // off as CTXLOOP_NO_EGRESS reads on and off, in any case: `FALSE` or `no` made a cache directory of that name
-  if (cache) raw.cache = /^(?:0|false|no|off)$/i.test(cache) ? false : cache;
+  if (cache) raw.cache = isOffValue(cache) ? false : cache;
   const budget = readEnv(env, 'CTXLOOP_BUDGET');
   if (budget) raw.budget = envNumber('CTXLOOP_BUDGET', budget);
   const threshold = readEnv(env, 'CTXLOOP_THRESHOLD');
   if (threshold) raw.threshold = envNumber('CTXLOOP_THRESHOLD', threshold);
   const noEgress = readEnv(env, 'CTXLOOP_NO_EGRESS');
-  if (noEgress) raw.noEgress = !/^(?:0|false|no|off)$/i.test(noEgress);
+  if (noEgress) raw.noEgress = !isOffValue(noEgress);
   return parseSettings(raw, 'environment');
 }
 

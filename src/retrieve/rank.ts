@@ -151,11 +151,11 @@ function orderByEvidence(entries: Entry[], query: Query, stats: SearchStats, max
   // behind 150 files calling a symbol it defines. Then literal and symbol matches, then the rest.
   // A literal or symbol held by more files than a third of the cut is a common word of the
   // repository (`tRPC` in every page of tRPC's docs): it would fill the cut on its own.
+  const namesOf = (e: Entry): string[] => [...(e.tally?.literals ?? []), ...(e.tally?.symbols ?? [])];
   const holders = new Map<string, number>();
-  for (const e of entries) for (const s of [...(e.tally?.literals ?? []), ...(e.tally?.symbols ?? [])]) holders.set(s, (holders.get(s) ?? 0) + 1);
+  for (const e of entries) for (const s of namesOf(e)) holders.set(s, (holders.get(s) ?? 0) + 1);
   const rare = (s: string): boolean => (holders.get(s) ?? 0) <= Math.max(1, Math.floor(maxCandidates / 3));
-  const anchored = (e: Entry): boolean => [...(e.tally?.literals ?? [])].some(rare) || [...(e.tally?.symbols ?? [])].some(rare);
-  const strongOf = (e: Entry): number => (e.mentions.length > 0 ? 0 : anchored(e) ? 1 : 2);
+  const strongOf = (e: Entry): number => (e.mentions.length > 0 ? 0 : namesOf(e).some(rare) ? 1 : 2);
   const ranked = entries.map((e) => ({ e, strong: strongOf(e), score: scoreOf(e) }));
   ranked.sort((a, b) => a.strong - b.strong || b.score - a.score || (a.e.path < b.e.path ? -1 : a.e.path > b.e.path ? 1 : 0));
   return ranked.map((r) => r.e);

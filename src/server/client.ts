@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import { createConnection, type Socket } from 'node:net';
 import { isAbsolute, resolve, sep } from 'node:path';
+import { isOffValue } from '../core/env.js';
 import { encodeFrame, FRAME, readFrames, PROTOCOL_VERSION, type ServerRequest, type ServerStatus } from './protocol.js';
 
 // Loaded by the binary before anything else: node:net and the frames only, no zod, no search
@@ -67,7 +68,7 @@ export function absoluteEnv(env: Record<string, string | undefined>, cwd: string
     const value = out[name]?.trim();
     if (value && !isAbsolute(value) && when(value)) out[name] = resolve(cwd, value);
   };
-  fix('CTXLOOP_CACHE', (value) => !/^(?:0|false|no|off)$/i.test(value));
+  fix('CTXLOOP_CACHE', (value) => !isOffValue(value));
   fix('XDG_CACHE_HOME', () => true);
   fix('CTXLOOP_RG', (value) => value.includes('/') || value.includes(sep));
   return out;

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../cache/paths.js';
-import { readEnv } from '../core/env.js';
+import { isOffValue, readEnv } from '../core/env.js';
 
 /** Linux keeps a socket's path in 108 bytes with its terminating zero (macOS in 104). */
 const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107;
@@ -14,7 +14,7 @@ const MAX_SOCKET_PATH = process.platform === 'darwin' ? 103 : 107;
  */
 export function serverDir(env: Record<string, string | undefined>, cwd: string): string | null {
   const named = readEnv(env, 'CTXLOOP_CACHE');
-  const cache = named && !/^(?:0|false|no|off)$/i.test(named) ? resolve(cwd, named) : defaultCacheDir(env);
+  const cache = named && !isOffValue(named) ? resolve(cwd, named) : defaultCacheDir(env);
   return cache === null ? null : join(cache, 'server');
 }
 
